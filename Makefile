@@ -1,0 +1,24 @@
+# thoat: build, test, benchmark. EXE= names the engine binary (OpenBench style).
+EXE ?= thoat
+CARGO ?= cargo
+
+.PHONY: build test lint perft-bench bench clean
+
+build:
+	$(CARGO) build --release
+	@if [ "$(EXE)" != "thoat" ]; then cp target/release/thoat $(EXE); fi
+
+test:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) test
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+perft-bench:
+	$(CARGO) bench --bench perft
+
+clean:
+	$(CARGO) clean

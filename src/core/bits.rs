@@ -1,0 +1,63 @@
+//! Iteration over the set bits of `u64` (7x7 and 8x8 boards) and `u128` (10x10) bitboards.
+
+/// A bitboard word: `u64` or `u128`.
+pub trait Bits: Copy + Eq {
+    /// Iterates over the indices of the set bits, lowest first.
+    fn squares(self) -> SquareIter<Self>;
+}
+
+/// Iterator over set-bit indices of a bitboard word.
+pub struct SquareIter<B>(B);
+
+impl Bits for u64 {
+    #[inline]
+    fn squares(self) -> SquareIter<u64> {
+        SquareIter(self)
+    }
+}
+
+impl Bits for u128 {
+    #[inline]
+    fn squares(self) -> SquareIter<u128> {
+        SquareIter(self)
+    }
+}
+
+impl Iterator for SquareIter<u64> {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+}
+
+impl Iterator for SquareIter<u128> {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iterates_lowest_first() {
+        let v: Vec<u8> = (0b1011_u64 | 1 << 63).squares().collect();
+        assert_eq!(v, vec![0, 1, 3, 63]);
+        let w: Vec<u8> = (1u128 << 99 | 1 << 64 | 2).squares().collect();
+        assert_eq!(w, vec![1, 64, 99]);
+    }
+}

@@ -1,0 +1,90 @@
+//! The `thoat` binary: the UCI loop by default, or a one-shot command.
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+use thoat::uci::{AnyGame, Uci};
+use thoat::variants::Variant;
+
+#[derive(Parser)]
+#[command(
+    name = "thoat",
+    version,
+    about = "A chess-variant engine: jetan, duck, chaturanga, skak, chess (UCI)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree, split by root move.
+    Perft {
+        /// The game: chess, duck, chaturanga, skak or jetan.
+        #[arg(long, short = 'v', default_value = "chess")]
+        variant: Variant,
+        /// Start from this FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, in the protocol's notation.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Plies to count.
+        #[arg(long, short = 'd')]
+        depth: u32,
+        /// Worker threads that share the root moves.
+        #[arg(long, short = 't', default_value_t = 1)]
+        threads: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::init();
+    thoat::core::attacks8::init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            let stdin = std::io::stdin();
+            let mut stdout = std::io::stdout();
+            match Uci::new().run(stdin.lock(), &mut stdout) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("thoat: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Perft {
+            variant,
+            fen,
+            moves,
+            depth,
+            threads,
+        }) => {
+            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+            let game = match AnyGame::from_setup(variant, fen.as_deref(), &moves) {
+                Ok(game) => game,
+                Err(e) => {
+                    eprintln!("thoat: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut out = std::io::stdout().lock();
+            let report = match game.perft(depth, threads.max(1), &mut out) {
+                Ok(report) => report,
+                Err(e) => {
+                    eprintln!("thoat: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let _ = writeln!(
+                out,
+                "Time (ms): {}\nNodes/second: {}",
+                report.millis,
+                report.nps()
+            );
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! One-shot jobs on top of the rules: perft (and later bench, match, analyze).
+
+pub mod perft;

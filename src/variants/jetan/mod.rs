@@ -1,0 +1,53 @@
+//! jetan: placeholder until the rules are implemented (see RULES.md).
+
+use crate::core::{Color, Game, GameResult, Move};
+
+/// A jetan position.
+#[derive(Clone)]
+pub struct Jetan;
+
+impl Game for Jetan {
+    const NAME: &'static str = "jetan";
+    const START_FEN: &'static str =
+        "wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFKQFDAW w Qq 0 1";
+    const WIDTH: u8 = 10;
+    const HEIGHT: u8 = 10;
+
+    fn from_fen(_fen: &str) -> Result<Self, String> {
+        Err("jetan is not implemented yet".to_string())
+    }
+    fn fen(&self) -> String {
+        String::new()
+    }
+    fn side_to_move(&self) -> Color {
+        Color::White
+    }
+    fn generate(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+    }
+    fn play(&mut self, _mv: Move) {}
+    fn hash(&self) -> u64 {
+        0
+    }
+    fn recompute_hash(&self) -> u64 {
+        0
+    }
+    fn move_text(&self, _mv: Move) -> String {
+        String::new()
+    }
+    fn ended(&self) -> Option<GameResult> {
+        None
+    }
+    fn no_moves_result(&self) -> GameResult {
+        GameResult::draw("stalemate")
+    }
+    fn rule_draw(&self) -> Option<&'static str> {
+        None
+    }
+    fn color_flipped(&self) -> Self {
+        self.clone()
+    }
+    fn board_text(&self) -> String {
+        String::new()
+    }
+}
