@@ -84,6 +84,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The protocol text of a legal move of this position (`e2e4`, `b7b8n`, `e2e4,e4d5`).
     fn move_text(&self, mv: Move) -> String;
 
+    /// Whether `mv` (legal here) captures a piece or promotes: the moves a quiescence search
+    /// looks at.
+    fn is_tactical(&self, mv: Move) -> bool;
+
     /// The result when the game ended by the move that reached this position: a capture of
     /// a king, Jarkhan, Chief or Princess, or the jetan countdown. `None` while it goes on.
     fn ended(&self) -> Option<GameResult>;

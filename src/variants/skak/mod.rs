@@ -34,6 +34,9 @@ impl Game for Skak {
     fn move_text(&self, _mv: Move) -> String {
         String::new()
     }
+    fn is_tactical(&self, _mv: Move) -> bool {
+        false
+    }
     fn ended(&self) -> Option<GameResult> {
         None
     }
