@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod core;
+pub mod search;
 pub mod tools;
 pub mod uci;
 pub mod variants;

@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use thoat::uci::{AnyGame, Uci};
+use std::sync::{Arc, Mutex};
+use thoat::uci::{AnyGame, Output, Uci};
 use thoat::variants::Variant;
 
 #[derive(Parser)]
@@ -37,6 +38,13 @@ enum Command {
         #[arg(long, short = 't', default_value_t = 1)]
         threads: usize,
     },
+    /// Search the fixed bench positions of every game, one thread; the node count is a
+    /// signature of the search. Last line: `<N> nodes <NPS> nps`.
+    Bench {
+        /// Search every position to this depth instead of each game's default.
+        #[arg(long, short = 'd')]
+        depth: Option<i32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -46,8 +54,8 @@ fn main() -> ExitCode {
     match cli.command {
         None => {
             let stdin = std::io::stdin();
-            let mut stdout = std::io::stdout();
-            match Uci::new().run(stdin.lock(), &mut stdout) {
+            let out: Output = Arc::new(Mutex::new(std::io::stdout()));
+            match Uci::new(out).run(stdin.lock()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("thoat: {e}");
@@ -85,6 +93,16 @@ fn main() -> ExitCode {
                 report.nps()
             );
             ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            let mut out = std::io::stdout().lock();
+            match thoat::tools::bench::run(depth.map(|d| d.clamp(1, 64)), &mut out) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("thoat: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
     }
 }

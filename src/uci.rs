@@ -2,13 +2,19 @@
 //! input is answered with one `info string error: ...` line and leaves the state unchanged.
 
 use crate::core::game::{parse_move, GameState};
-use crate::core::Game;
+use crate::core::{Color, Game, Move};
+use crate::search::{search, Clock, Limits, Reporter, Settings, Shared, MAX_PLY};
 use crate::tools::perft::{run_divide, PerftReport};
 use crate::variants::Variant;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// The largest `Threads` value accepted.
 pub const MAX_THREADS: usize = 256;
+/// The largest `Hash` in MiB.
+pub const MAX_HASH_MB: usize = 65_536;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
@@ -98,29 +104,87 @@ impl AnyGame {
     pub fn is_legal(&self, text: &str) -> bool {
         on_game!(self, g => parse_move(&g.position, text).is_ok())
     }
-}
 
-/// The protocol state: the chosen game, the position and the options.
-pub struct Uci {
-    variant: Variant,
-    game: AnyGame,
-    threads: usize,
-}
+    /// Parses move texts as legal moves of the current position.
+    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+        on_game!(self, g => texts.iter().map(|t| parse_move(&g.position, t)).collect())
+    }
 
-impl Default for Uci {
-    fn default() -> Self {
-        Uci::new()
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        on_game!(self, g => g.position.side_to_move())
     }
 }
 
+/// Where the protocol writes: shared between the command loop and the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// Writes one line (or several) to the shared output and flushes.
+pub fn send(out: &Output, text: &str) {
+    // A poisoned lock only means another thread panicked mid-write; keep writing.
+    let mut sink = out.lock().unwrap_or_else(|p| p.into_inner());
+    let _ = writeln!(sink, "{text}");
+    let _ = sink.flush();
+}
+
+/// The UCI options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines of analysis.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for communication delays.
+    pub move_overhead: u64,
+    /// Whether the GUI may ask for pondering.
+    pub ponder: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 30,
+            ponder: false,
+        }
+    }
+}
+
+/// A search running in the background.
+struct Running {
+    halt: Arc<AtomicBool>,
+    clock: Arc<Clock>,
+    handle: JoinHandle<()>,
+}
+
+/// The protocol state: the chosen game, the position, the options and any running search.
+pub struct Uci {
+    variant: Variant,
+    game: AnyGame,
+    options: Options,
+    shared: Arc<Shared>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+    running: Option<Running>,
+    out: Output,
+}
+
 impl Uci {
-    /// A fresh session: chess, start position, one thread.
-    pub fn new() -> Uci {
+    /// A fresh session writing to `out`: chess, start position, default options.
+    pub fn new(out: Output) -> Uci {
         let variant = Variant::Chess;
+        let options = Options::default();
         Uci {
             variant,
             game: start_position(variant),
-            threads: 1,
+            shared: Arc::new(Shared::new(options.hash_mb)),
+            options,
+            pool: None,
+            running: None,
+            out,
         }
     }
 
@@ -129,86 +193,156 @@ impl Uci {
         &self.game
     }
 
-    /// Reads commands from `input` until `quit` or end of input.
-    pub fn run(&mut self, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
-            let line = match line {
-                Ok(line) => line,
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    writeln!(out, "info string error: input is not valid UTF-8")?;
-                    continue;
+    /// Reads commands from `input` until `quit` or end of input, then ends any search.
+    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
+        for line in input.split(b'\n') {
+            let line = line?;
+            match String::from_utf8(line) {
+                Ok(text) => {
+                    if !self.handle(&text) {
+                        break;
+                    }
                 }
-                Err(e) => return Err(e),
-            };
-            if !self.handle(&line, out)? {
-                break;
+                Err(_) => send(&self.out, "info string error: input is not valid UTF-8"),
             }
-            out.flush()?;
         }
+        self.finish_search(true);
         Ok(())
     }
 
     /// Handles one command line. Returns `false` after `quit`.
-    pub fn handle(&mut self, line: &str, out: &mut impl Write) -> std::io::Result<bool> {
+    pub fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let result = match tokens.as_slice() {
             [] => Ok(()),
-            ["quit", ..] => return Ok(false),
-            ["uci", ..] => self.cmd_uci(out),
-            ["isready", ..] => writeln!(out, "readyok").map_err(io_error),
-            ["ucinewgame", ..] => {
-                self.game = start_position(self.variant);
+            ["quit", ..] => {
+                self.finish_search(true);
+                return false;
+            }
+            ["uci", ..] => {
+                send(&self.out, &self.uci_text());
                 Ok(())
             }
-            ["setoption", rest @ ..] => self.cmd_setoption(rest),
-            ["position", rest @ ..] => self.cmd_position(rest),
-            ["go", "perft", depth] => self.cmd_perft(depth, out),
-            ["go", "perft", ..] => Err("usage: go perft <depth>".to_string()),
-            ["go", ..] => Err("only 'go perft <depth>' is supported so far".to_string()),
-            ["d", ..] => write!(out, "{}", self.game.describe()).map_err(io_error),
+            ["isready", ..] => {
+                send(&self.out, "readyok");
+                Ok(())
+            }
+            ["stop", ..] => {
+                self.finish_search(true);
+                Ok(())
+            }
+            ["ponderhit", ..] => {
+                if let Some(running) = &self.running {
+                    running.clock.ponderhit();
+                }
+                Ok(())
+            }
+            ["ucinewgame", ..] => {
+                self.finish_search(true);
+                self.game = start_position(self.variant);
+                self.shared.tt.clear();
+                Ok(())
+            }
+            ["setoption", rest @ ..] => {
+                self.finish_search(true);
+                self.cmd_setoption(rest)
+            }
+            ["position", rest @ ..] => {
+                self.finish_search(true);
+                self.cmd_position(rest)
+            }
+            ["go", rest @ ..] => self.cmd_go(rest),
+            ["bench", rest @ ..] => {
+                self.finish_search(true);
+                self.cmd_bench(rest)
+            }
+            ["d", ..] => {
+                send(&self.out, self.game.describe().trim_end());
+                Ok(())
+            }
             [cmd, ..] => Err(format!("unknown command '{}'", cmd.escape_debug())),
         };
         if let Err(message) = result {
-            writeln!(out, "info string error: {message}")?;
+            send(&self.out, &format!("info string error: {message}"));
         }
-        Ok(true)
+        true
     }
 
-    fn cmd_uci(&self, out: &mut impl Write) -> Result<(), String> {
+    fn uci_text(&self) -> String {
         let variants: Vec<String> = crate::variants::NAMES
             .iter()
             .map(|n| format!("var {n}"))
             .collect();
-        let text = format!(
+        format!(
             "id name thoat {}\nid author the thoat authors\n\
              option name UCI_Variant type combo default chess {}\n\
-             option name Threads type spin default 1 min 1 max {MAX_THREADS}\nuciok",
+             option name Hash type spin default 16 min 1 max {MAX_HASH_MB}\n\
+             option name Threads type spin default 1 min 1 max {MAX_THREADS}\n\
+             option name MultiPV type spin default 1 min 1 max 256\n\
+             option name Move Overhead type spin default 30 min 0 max 5000\n\
+             option name Clear Hash type button\n\
+             option name Ponder type check default false\nuciok",
             env!("CARGO_PKG_VERSION"),
             variants.join(" ")
-        );
-        writeln!(out, "{text}").map_err(io_error)
+        )
+    }
+
+    /// Ends a running search: with `stop` it is told to stop now; it prints its `bestmove`.
+    fn finish_search(&mut self, stop: bool) {
+        if let Some(running) = self.running.take() {
+            if stop {
+                running.halt.store(true, Ordering::Relaxed);
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if running.handle.join().is_err() {
+                send(&self.out, "info string error: the search thread failed");
+            }
+        }
     }
 
     fn cmd_setoption(&mut self, tokens: &[&str]) -> Result<(), String> {
         let (name, value) = parse_setoption(tokens)?;
+        let number = |min: u64, max: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+                .ok_or_else(|| {
+                    format!("option '{name}' takes a number from {min} to {max}, not '{value}'")
+                })
+        };
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let variant = Variant::from_name(&value)?;
                 self.variant = variant;
                 self.game = start_position(variant);
-                Ok(())
             }
             "threads" => {
-                let threads = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|t| (1..=MAX_THREADS).contains(t))
-                    .ok_or_else(|| format!("Threads must be 1 to {MAX_THREADS}, not '{value}'"))?;
-                self.threads = threads;
-                Ok(())
+                self.options.threads = number(1, MAX_THREADS as u64)? as usize;
+                self.pool = None;
             }
-            _ => Err(format!("unknown option '{name}'")),
+            "hash" => {
+                let mb = number(1, MAX_HASH_MB as u64)? as usize;
+                self.options.hash_mb = mb;
+                self.shared = Arc::new(Shared::new(mb));
+            }
+            "multipv" => self.options.multipv = number(1, 256)? as usize,
+            "move overhead" => self.options.move_overhead = number(0, 5000)?,
+            "clear hash" => self.shared.tt.clear(),
+            "ponder" => {
+                self.options.ponder = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "option 'Ponder' takes true or false, not '{value}'"
+                        ))
+                    }
+                }
+            }
+            _ => return Err(format!("unknown option '{name}'")),
         }
+        Ok(())
     }
 
     fn cmd_position(&mut self, tokens: &[&str]) -> Result<(), String> {
@@ -226,23 +360,228 @@ impl Uci {
         Ok(())
     }
 
-    fn cmd_perft(&self, depth: &str, out: &mut impl Write) -> Result<(), String> {
+    fn cmd_go(&mut self, tokens: &[&str]) -> Result<(), String> {
+        if let ["perft", depth] = tokens {
+            self.finish_search(true);
+            return self.cmd_perft(depth);
+        }
+        let request = parse_go(tokens)?;
+        match &self.running {
+            Some(running) if !running.handle.is_finished() => {
+                return Err("a search is already running; send 'stop' first".to_string());
+            }
+            Some(_) => self.finish_search(false),
+            None => {}
+        }
+        let mut limits = request.limits;
+        limits.searchmoves = self.game.parse_moves(&request.searchmoves)?;
+        let pool = self.pool()?;
+        let halt = Arc::new(AtomicBool::new(false));
+        let side = self.game.side_to_move().index();
+        let clock = Arc::new(Clock::new(&limits, side, self.options.move_overhead));
+        let job = SearchJob {
+            game: self.game.clone(),
+            limits,
+            settings: Settings {
+                threads: self.options.threads,
+                multipv: self.options.multipv,
+            },
+            clock: Arc::clone(&clock),
+            shared: Arc::clone(&self.shared),
+            pool,
+            halt: Arc::clone(&halt),
+            out: Arc::clone(&self.out),
+        };
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            .spawn(move || job.run())
+            .map_err(|e| format!("could not start the search thread: {e}"))?;
+        self.running = Some(Running {
+            halt,
+            clock,
+            handle,
+        });
+        Ok(())
+    }
+
+    fn pool(&mut self) -> Result<Option<Arc<rayon::ThreadPool>>, String> {
+        if self.options.threads <= 1 {
+            return Ok(None);
+        }
+        if self.pool.is_none() {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(self.options.threads)
+                .thread_name(|i| format!("search-{i}"))
+                .build()
+                .map_err(|e| format!("could not start {} threads: {e}", self.options.threads))?;
+            self.pool = Some(Arc::new(pool));
+        }
+        Ok(self.pool.clone())
+    }
+
+    fn cmd_perft(&self, depth: &str) -> Result<(), String> {
         let depth = depth
             .parse::<u32>()
             .ok()
             .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
             .ok_or_else(|| format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{depth}'"))?;
+        let mut text = Vec::new();
         let report = self
             .game
-            .perft(depth, self.threads, out)
+            .perft(depth, self.options.threads, &mut text)
             .map_err(io_error)?;
-        writeln!(
-            out,
-            "info string perft time {} ms nps {}",
-            report.millis,
-            report.nps()
-        )
-        .map_err(io_error)
+        send(&self.out, String::from_utf8_lossy(&text).trim_end());
+        send(
+            &self.out,
+            &format!(
+                "info string perft time {} ms nps {}",
+                report.millis,
+                report.nps()
+            ),
+        );
+        Ok(())
+    }
+
+    fn cmd_bench(&self, tokens: &[&str]) -> Result<(), String> {
+        let depth = match tokens {
+            [] => None,
+            [d] => Some(
+                d.parse::<i32>()
+                    .ok()
+                    .filter(|d| (1..=64).contains(d))
+                    .ok_or_else(|| format!("bench depth must be 1 to 64, not '{d}'"))?,
+            ),
+            _ => return Err("usage: bench [depth]".to_string()),
+        };
+        let mut text = Vec::new();
+        crate::tools::bench::run(depth, &mut text).map_err(io_error)?;
+        send(&self.out, String::from_utf8_lossy(&text).trim_end());
+        Ok(())
+    }
+}
+
+/// A `go` command, parsed.
+struct GoRequest {
+    limits: Limits,
+    searchmoves: Vec<String>,
+}
+
+fn parse_go(tokens: &[&str]) -> Result<GoRequest, String> {
+    const KEYWORDS: [&str; 13] = [
+        "searchmoves",
+        "ponder",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "infinite",
+        "perft",
+    ];
+    let mut limits = Limits::default();
+    let mut searchmoves = Vec::new();
+    let mut i = 0;
+    let number = |i: usize| -> Result<i64, String> {
+        let key = tokens[i];
+        tokens
+            .get(i + 1)
+            .and_then(|v| v.parse::<i64>().ok())
+            .ok_or_else(|| format!("'go {key}' needs a number"))
+    };
+    while i < tokens.len() {
+        let key = tokens[i];
+        let positive = |v: i64| v.max(0) as u64;
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                while i + 1 < tokens.len() && !KEYWORDS.contains(&tokens[i + 1]) {
+                    searchmoves.push(tokens[i + 1].to_string());
+                    i += 1;
+                }
+                if searchmoves.is_empty() {
+                    return Err("'go searchmoves' needs at least one move".to_string());
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+            | "movetime" => {
+                let v = number(i)?;
+                i += 1;
+                match key {
+                    "wtime" => limits.time[0] = Some(positive(v)),
+                    "btime" => limits.time[1] = Some(positive(v)),
+                    "winc" => limits.increment[0] = positive(v),
+                    "binc" => limits.increment[1] = positive(v),
+                    "movestogo" => limits.movestogo = Some(positive(v).min(10_000) as u32),
+                    "depth" => limits.depth = Some(v.clamp(1, MAX_PLY as i64 - 1) as i32),
+                    "nodes" => limits.nodes = Some(positive(v).max(1)),
+                    "mate" => limits.mate = Some(v.clamp(1, 60) as u32),
+                    _ => limits.movetime = Some(positive(v)),
+                }
+            }
+            "perft" => return Err("usage: go perft <depth>".to_string()),
+            other => return Err(format!("unknown go parameter '{}'", other.escape_debug())),
+        }
+        i += 1;
+    }
+    Ok(GoRequest {
+        limits,
+        searchmoves,
+    })
+}
+
+/// Everything a background search needs, moved into its thread.
+struct SearchJob {
+    game: AnyGame,
+    limits: Limits,
+    settings: Settings,
+    clock: Arc<Clock>,
+    shared: Arc<Shared>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+    halt: Arc<AtomicBool>,
+    out: Output,
+}
+
+impl SearchJob {
+    fn run(self) {
+        let out = Arc::clone(&self.out);
+        let report: Reporter = Arc::new(move |line: &str| send(&out, line));
+        let (best, ponder) = on_game!(&self.game, g => {
+            let outcome = search(
+                g,
+                &self.limits,
+                &self.settings,
+                &self.clock,
+                &self.shared,
+                self.pool.as_deref(),
+                &report,
+            );
+            let texts = |first: Option<Move>, second: Option<Move>| {
+                let first_text = first.map(|m| g.position.move_text(m));
+                let second_text = first.zip(second).map(|(a, b)| {
+                    let mut after = g.position.clone();
+                    after.play(a);
+                    after.move_text(b)
+                });
+                (first_text, second_text)
+            };
+            texts(outcome.best, outcome.ponder)
+        });
+        // UCI: in infinite or ponder mode the best move waits for `stop` or `ponderhit`.
+        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let line = match (best, ponder) {
+            (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+            (Some(b), None) => format!("bestmove {b}"),
+            (None, _) => "bestmove (none)".to_string(),
+        };
+        send(&self.out, &line);
     }
 }
 

@@ -1,3 +1,4 @@
 //! One-shot jobs on top of the rules: perft (and later bench, match, analyze).
 
+pub mod bench;
 pub mod perft;

@@ -6,6 +6,8 @@ pub mod duck;
 pub mod jetan;
 pub mod skak;
 
+mod search_stubs;
+
 pub use chaturanga::Chaturanga;
 pub use chess::Chess;
 pub use duck::Duck;

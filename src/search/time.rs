@@ -1,0 +1,152 @@
+//! Time management: how long to think, from the UCI `go` limits. The soft limit ends
+//! iterative deepening between iterations; the hard limit stops the search mid-iteration.
+//! Both keep a safety margin (`Move Overhead` plus a reserve) so the engine never loses
+//! on time.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The limits of one `go` command.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Exact thinking time in milliseconds.
+    pub movetime: Option<u64>,
+    /// Remaining clock time of White and Black, in milliseconds.
+    pub time: [Option<u64>; 2],
+    /// Increment per move of White and Black, in milliseconds.
+    pub increment: [u64; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Start in ponder mode (until `ponderhit` or `stop`).
+    pub ponder: bool,
+    /// Look for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search only these root moves (UCI `searchmoves`); empty means all.
+    pub searchmoves: Vec<crate::core::Move>,
+}
+
+/// The clock of one search: started at `go` (or restarted at `ponderhit`), with the soft and
+/// hard limits for the side to move.
+pub struct Clock {
+    epoch: Instant,
+    start_ns: AtomicU64,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    pondering: AtomicBool,
+}
+
+impl Clock {
+    /// The clock for `limits`, for the side with index `side`, keeping `overhead_ms` spare.
+    pub fn new(limits: &Limits, side: usize, overhead_ms: u64) -> Clock {
+        let (soft, hard) = if limits.infinite {
+            (None, None)
+        } else if let Some(ms) = limits.movetime {
+            let ms = ms.saturating_sub(overhead_ms).max(1);
+            (
+                Some(Duration::from_millis(ms)),
+                Some(Duration::from_millis(ms)),
+            )
+        } else if let Some(remaining) = limits.time[side] {
+            let increment = limits.increment[side];
+            // Never plan to use the last overhead + 20 ms + 5 % of the clock.
+            let reserve = overhead_ms + 20 + remaining / 20;
+            let usable = remaining.saturating_sub(reserve).max(1);
+            let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+            let soft = (usable / moves_left + increment * 3 / 4).min(usable);
+            let hard = (soft * 4).min(usable * 2 / 5).max(soft.min(usable)).max(1);
+            (
+                Some(Duration::from_millis(soft.max(1))),
+                Some(Duration::from_millis(hard)),
+            )
+        } else {
+            (None, None)
+        };
+        Clock {
+            epoch: Instant::now(),
+            start_ns: AtomicU64::new(0),
+            soft,
+            hard,
+            pondering: AtomicBool::new(limits.ponder),
+        }
+    }
+
+    /// Time since the start (or since `ponderhit`).
+    pub fn elapsed(&self) -> Duration {
+        let start = Duration::from_nanos(self.start_ns.load(Ordering::Relaxed));
+        self.epoch.elapsed().saturating_sub(start)
+    }
+
+    /// `ponderhit`: the opponent played the expected move; the clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        self.start_ns.store(now, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// Whether the search is pondering (no time limit applies).
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Whether a new iteration should not be started.
+    pub fn soft_expired(&self) -> bool {
+        !self.pondering() && self.soft.is_some_and(|s| self.elapsed() * 2 >= s)
+    }
+
+    /// Whether the search must stop now.
+    pub fn hard_expired(&self) -> bool {
+        !self.pondering() && self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_plans_beyond_the_clock() {
+        for remaining in [1u64, 10, 50, 100, 1000, 60_000] {
+            for inc in [0u64, 100, 2000] {
+                let limits = Limits {
+                    time: [Some(remaining), Some(remaining)],
+                    increment: [inc, inc],
+                    ..Limits::default()
+                };
+                let clock = Clock::new(&limits, 0, 10);
+                let hard = clock.hard.unwrap().as_millis() as u64;
+                assert!(hard <= remaining.max(1), "{remaining} {inc}: hard {hard}");
+                assert!(clock.soft.unwrap() <= clock.hard.unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_and_ponder_have_no_limit() {
+        let clock = Clock::new(
+            &Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            0,
+            10,
+        );
+        assert!(!clock.hard_expired());
+        let limits = Limits {
+            ponder: true,
+            movetime: Some(1),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, 0, 0);
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(!clock.hard_expired());
+        clock.ponderhit();
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(clock.hard_expired());
+    }
+}

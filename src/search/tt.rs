@@ -1,0 +1,201 @@
+//! The transposition table shared by all search threads: lock-free and free of data races.
+//! Each entry is two `AtomicU64` words, `key ^ data` and `data`; a reader accepts an entry
+//! only if the xor of what it read gives back its key, so a torn write by another thread is
+//! seen as a miss, never as wrong data.
+
+use crate::core::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bound type of a stored score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact.
+    Exact = 1,
+    /// The score is at least this (fail high).
+    Lower = 2,
+    /// The score is at most this (fail low).
+    Upper = 3,
+}
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// The best (or refuting) move found, possibly `Move::NONE`.
+    pub mv: Move,
+    /// The score, mate scores relative to this node (see [`score_from_tt`]).
+    pub score: i32,
+    /// The depth searched.
+    pub depth: i32,
+    /// The bound.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table. Its size is fixed at creation; `resize` makes a new one.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    age: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 16);
+
+// The data word: move 29 bits (all a `Move` uses), bound 2, age 5, depth + 16 in 8 bits,
+// score 16 bits: 60 bits in all.
+const MOVE_BITS: u64 = (1 << 29) - 1;
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MiB (at least one entry).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let entries = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1024);
+        let mut slots = Vec::with_capacity(entries);
+        slots.resize_with(entries, Slot::default);
+        TranspositionTable {
+            slots,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of earlier searches become replaceable first.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &Slot {
+        let index = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
+        &self.slots[index]
+    }
+
+    /// Looks a position up.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key || data == 0 {
+            return None;
+        }
+        let bound = match (data >> 29) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            mv: Move::from_bits((data & MOVE_BITS) as u32),
+            bound,
+            depth: ((data >> 36) & 0xff) as i32 - 16,
+            score: ((data >> 44) & 0xffff) as u16 as i16 as i32,
+        })
+    }
+
+    /// Stores a search result, replacing an entry of another position only if it is older
+    /// or was searched less deeply.
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+        let slot = self.slot(key);
+        let age = self.age.load(Ordering::Relaxed) & 31;
+        let old_data = slot.data.load(Ordering::Relaxed);
+        let old_check = slot.check.load(Ordering::Relaxed);
+        let same_position = old_check ^ old_data == key;
+        if old_data != 0 && !same_position {
+            let old_age = (old_data >> 31) & 31;
+            let old_depth = ((old_data >> 36) & 0xff) as i32 - 16;
+            if old_age == age && old_depth > depth + 2 {
+                return;
+            }
+        }
+        // Keep the move of an earlier search of this position if this one found none.
+        let mv = if mv == Move::NONE && same_position {
+            Move::from_bits((old_data & MOVE_BITS) as u32)
+        } else {
+            mv
+        };
+        let depth = (depth + 16).clamp(0, 255) as u64;
+        let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+        let data = (mv.bits() as u64 & MOVE_BITS)
+            | (bound as u64) << 29
+            | age << 31
+            | depth << 36
+            | score << 44;
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of entries written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 31;
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && (d >> 31) & 31 == age
+            })
+            .count();
+        (used * 1000 / sample) as u32
+    }
+}
+
+/// Converts a score found `ply` plies from the root into one relative to the node, so a
+/// mate stored at one depth reads correctly at another.
+pub fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= super::MATE_BOUND {
+        score + ply
+    } else if score <= -super::MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`].
+pub fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= super::MATE_BOUND {
+        score - ply
+    } else if score <= -super::MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_reads_back() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(12, 99, 45, 3, 2);
+        tt.store(0xDEAD_BEEF_1234_5678, mv, -1234, 7, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (mv, -1234, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEF_1234_5679).is_none());
+        tt.store(0x42, Move::NONE, 29_000, -1, Bound::Exact);
+        let e = tt.probe(0x42).unwrap();
+        assert_eq!((e.score, e.depth), (29_000, -1));
+    }
+
+    #[test]
+    fn mate_scores_shift_with_ply() {
+        let s = crate::search::MATE - 5;
+        assert_eq!(score_from_tt(score_to_tt(s, 3), 3), s);
+        assert_eq!(score_to_tt(s, 3), crate::search::MATE - 2);
+    }
+}

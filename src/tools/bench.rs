@@ -1,0 +1,95 @@
+//! `bench`: a fixed-depth, single-thread search of the positions in `positions/bench/` for
+//! every game. The node count is a signature of the search: it is the same on every run
+//! and changes only when the search or an evaluation changes.
+
+use crate::core::GameState;
+use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
+use crate::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Each game's bench positions (one FEN per line) and its default depth.
+const SUITES: [(&str, &str, i32); 5] = [
+    ("chess", include_str!("../../positions/bench/chess.fen"), 8),
+    ("duck", include_str!("../../positions/bench/duck.fen"), 3),
+    (
+        "chaturanga",
+        include_str!("../../positions/bench/chaturanga.fen"),
+        8,
+    ),
+    ("skak", include_str!("../../positions/bench/skak.fen"), 8),
+    ("jetan", include_str!("../../positions/bench/jetan.fen"), 5),
+];
+
+/// The figures of one bench run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BenchReport {
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub millis: u128,
+}
+
+fn bench_game<G: SearchGame>(fens: &str, depth: i32) -> Result<u64, String> {
+    let mut nodes = 0;
+    let quiet: Reporter = Arc::new(|_: &str| {});
+    for fen in fens
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let position = G::from_fen(fen).map_err(|e| format!("bench FEN '{fen}': {e}"))?;
+        let game = GameState::new(position);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, 0, 0);
+        let shared = Shared::new(16);
+        let settings = Settings {
+            threads: 1,
+            multipv: 1,
+        };
+        nodes += search(&game, &limits, &settings, &clock, &shared, None, &quiet).nodes;
+    }
+    Ok(nodes)
+}
+
+/// Runs the bench (each game at its own depth, or all at `depth`) and writes one line per
+/// game and, last, `<N> nodes <NPS> nps`.
+pub fn run(depth: Option<i32>, out: &mut impl Write) -> std::io::Result<BenchReport> {
+    let start = Instant::now();
+    let mut total = 0;
+    for (name, fens, default_depth) in SUITES {
+        let depth = depth.unwrap_or(default_depth);
+        let game_start = Instant::now();
+        let result = match name {
+            "chess" => bench_game::<Chess>(fens, depth),
+            "duck" => bench_game::<Duck>(fens, depth),
+            "chaturanga" => bench_game::<Chaturanga>(fens, depth),
+            "skak" => bench_game::<Skak>(fens, depth),
+            _ => bench_game::<Jetan>(fens, depth),
+        };
+        match result {
+            Ok(nodes) => {
+                let ms = game_start.elapsed().as_millis().max(1);
+                writeln!(
+                    out,
+                    "{name}: depth {depth} {nodes} nodes {} ms {} nps",
+                    ms,
+                    nodes as u128 * 1000 / ms
+                )?;
+                total += nodes;
+            }
+            Err(e) => writeln!(out, "info string error: {e}")?,
+        }
+    }
+    let millis = start.elapsed().as_millis();
+    let nps = total as u128 * 1000 / millis.max(1);
+    writeln!(out, "{total} nodes {nps} nps")?;
+    Ok(BenchReport {
+        nodes: total,
+        millis,
+    })
+}
