@@ -1,5 +1,7 @@
-//! Shared test helpers: the perft suite reader.
+//! Shared test helpers: the perft suite reader and an engine driver.
 #![allow(dead_code)]
+
+pub mod engine;
 
 /// One position of a perft suite: its id, FEN and (depth, nodes) pairs.
 #[derive(Debug, Clone)]

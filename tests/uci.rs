@@ -1,0 +1,228 @@
+//! The protocol, driven through the real binary as a GUI would.
+
+mod common;
+
+use common::engine::Engine;
+use std::time::{Duration, Instant};
+use thoat::uci::AnyGame;
+use thoat::variants::Variant;
+
+const LONG: Duration = Duration::from_secs(60);
+
+#[test]
+fn handshake_lists_every_option_and_variant() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok", LONG);
+    assert!(lines.iter().any(|l| l.starts_with("id name thoat")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    let variant = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .unwrap();
+    assert!(variant
+        .contains("type combo default chess var chess var duck var chaturanga var skak var jetan"));
+    for option in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Clear Hash",
+        "Ponder",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_keeps_the_position() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let fen = e.fen();
+    assert_eq!(
+        fen,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+    let bad = [
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "position startpos moves e2e4 e2e4",
+        "position startpos moves zz",
+        "position",
+        "position fen",
+        "setoption name UCI_Variant value xiangqi",
+        "setoption name Threads value 0",
+        "setoption name Hash value lots",
+        "setoption name Nonsense value 1",
+        "setoption",
+        "go perft 0",
+        "go perft x",
+        "go depth",
+        "go depth x",
+        "go wtime -",
+        "go searchmoves e2e5",
+        "go searchmoves",
+        "go sideways",
+        "frobnicate",
+        "\u{1F600}",
+    ];
+    for line in bad {
+        e.send(line);
+        let replies = e.sync();
+        assert_eq!(replies.len(), 1, "{line}: {replies:?}");
+        assert!(
+            replies[0].starts_with("info string error: "),
+            "{line}: {replies:?}"
+        );
+        assert_eq!(e.fen(), fen, "position changed by {line}");
+    }
+    e.quit();
+}
+
+#[test]
+fn go_perft_prints_the_divide() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value skak");
+    e.send("position startpos");
+    e.send("go perft 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"), LONG);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 49");
+    assert_eq!(lines.iter().filter(|l| l.contains(": 7")).count(), 7);
+    assert_eq!(lines[lines.len() - 2], "");
+    e.quit();
+}
+
+#[test]
+fn every_game_returns_legal_bestmoves_for_every_go_form() {
+    let mut e = Engine::start();
+    for variant in Variant::ALL {
+        e.send(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.name()
+        ));
+        for go in [
+            "go depth 2",
+            "go nodes 3000",
+            "go movetime 100",
+            "go wtime 2000 btime 2000 winc 10 binc 10",
+            "go wtime 500 btime 500 movestogo 5",
+        ] {
+            let mut moves: Vec<String> = Vec::new();
+            for _ in 0..3 {
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                e.send(go);
+                let (best, lines) = e.bestmove(LONG);
+                let game = AnyGame::from_setup(
+                    variant,
+                    None,
+                    &moves.iter().map(String::as_str).collect::<Vec<_>>(),
+                )
+                .unwrap();
+                assert!(
+                    game.is_legal(&best),
+                    "{} {go}: illegal bestmove {best}: {lines:?}",
+                    variant.name()
+                );
+                assert!(
+                    lines.iter().any(|l| l.starts_with("info depth")),
+                    "{go}: no info line"
+                );
+                moves.push(best);
+            }
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_isready_answers_during_search() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let replies = e.sync();
+    assert!(
+        replies.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop"
+    );
+    let start = Instant::now();
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        start.elapsed()
+    );
+    assert!(AnyGame::from_setup(Variant::Chess, None, &[])
+        .unwrap()
+        .is_legal(&best));
+    e.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(1200));
+    let replies = e.sync();
+    assert!(
+        replies.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove while pondering"
+    );
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(Duration::from_secs(5));
+    assert!(!best.is_empty());
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Engine::start();
+    e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    e.send("go depth 3");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "(none)");
+    e.quit();
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (_, lines) = e.bestmove(LONG);
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last_depth.len(), 3, "{lines:?}");
+    let firsts: std::collections::HashSet<&str> = last_depth
+        .iter()
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    e.quit();
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.quit();
+}
