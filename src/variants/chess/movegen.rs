@@ -19,8 +19,8 @@ const DOUBLE_FROM: [u64; 2] = [RANK_1 << 16, RANK_1 << 40];
 /// The last rank, where pawns promote.
 const PROMOTION_RANK: [u64; 2] = [RANK_1 << 56, RANK_1];
 
-/// Castling per side and wing: the right bit (shifted by side), the squares that must be
-/// empty, the squares the king crosses (must not be attacked), and the king's destination.
+/// Castling per side and wing: the squares that must be empty, the squares the king crosses
+/// or reaches (they must not be attacked), and the king's destination.
 struct CastlePath {
     empty: u64,
     safe: u64,
