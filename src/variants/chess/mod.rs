@@ -1,10 +1,269 @@
-//! chess: placeholder until the rules are implemented (see RULES.md).
+//! Standard FIDE chess (RULES.md, section "chess"), built for a fast, exactly legal move
+//! generator: 8x8 bitboards (square = rank * 8 + file), copy-make with an incremental Zobrist
+//! hash, and bulk counting of the last perft ply ([`Game::count_moves`]).
+//!
+//! Choices where RULES.md leaves room:
+//! - FEN: six fields, board and side required, the rest default to `- - 0 1`. The castling
+//!   field is `-` or a subset of `KQkq` in any order, each letter once, and each right needs
+//!   its king and rook on their original squares. The en-passant square must be on rank 6
+//!   (White to move) or rank 3 (Black to move), with the pawn that just made its double step
+//!   in front of it and the two squares it crossed empty. The fullmove number starts at 1.
+//! - The hash covers the board, the side to move, the castling rights and the en-passant
+//!   file only when an en-passant capture is legal (RULES.md: repetition compares it only
+//!   then); the FEN still writes the square after every double step.
+//! - Draws by rule: the fifty-move rule (halfmove clock of 100 or more) and insufficient
+//!   material (K v K, K and one minor piece v K, only kings and bishops with every bishop on
+//!   squares of one colour).
 
-use crate::core::{Color, Game, GameResult, Move};
+mod movegen;
+
+use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
+use crate::core::zobrist::keys;
+use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
+use movegen::{Counter, Lister};
+
+/// Piece types, the index into [`Chess::pieces`].
+const PAWN: usize = 0;
+const KNIGHT: usize = 1;
+const BISHOP: usize = 2;
+const ROOK: usize = 3;
+const QUEEN: usize = 4;
+const KING: usize = 5;
+
+/// FEN letters of the piece types (White's; Black's are lowercase).
+const LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+
+/// Move kinds. Kinds 0-5 are ordinary moves of that piece type (captures included).
+const DOUBLE_PUSH: u8 = 6;
+const EN_PASSANT: u8 = 7;
+/// The king's move of a castling, `e1g1` style; the rook follows.
+const CASTLE: u8 = 8;
+/// A pawn's move to the last rank; the move's promotion field holds the new piece type.
+const PROMOTION: u8 = 9;
+
+/// Castling right bits; Black's are White's shifted left by 2.
+const WHITE_KING_SIDE: u8 = 1;
+const WHITE_QUEEN_SIDE: u8 = 2;
+const BLACK_KING_SIDE: u8 = 4;
+const BLACK_QUEEN_SIDE: u8 = 8;
+
+/// No en-passant square.
+const NO_SQUARE: u8 = 64;
+
+/// `CASTLING_KEEP[sq]`: the rights that survive a move from or to `sq`.
+const CASTLING_KEEP: [u8; 64] = {
+    let mut keep = [15u8; 64];
+    keep[0] = 15 & !WHITE_QUEEN_SIDE;
+    keep[4] = 15 & !(WHITE_KING_SIDE | WHITE_QUEEN_SIDE);
+    keep[7] = 15 & !WHITE_KING_SIDE;
+    keep[56] = 15 & !BLACK_QUEEN_SIDE;
+    keep[60] = 15 & !(BLACK_KING_SIDE | BLACK_QUEEN_SIDE);
+    keep[63] = 15 & !BLACK_KING_SIDE;
+    keep
+};
+
+/// Zobrist keys: 768 piece-square keys ((colour * 6 + type) * 64 + square), then the side
+/// to move, 4 castling rights and 8 en-passant files.
+const KEY_COUNT: usize = 768 + 1 + 4 + 8;
+const ALL_KEYS: [u64; KEY_COUNT] = keys(0xC4E5_5000_0000_0001);
+static KEYS: [u64; KEY_COUNT] = ALL_KEYS;
+const SIDE_KEY: usize = 768;
+const CASTLING_KEY: usize = 769;
+const EP_KEY: usize = 773;
+
+/// The key of a piece of `color` and `kind` on `sq`.
+#[inline(always)]
+fn piece_key(color: usize, kind: usize, sq: u8) -> u64 {
+    KEYS[((color * 6 + kind) * 64 + (sq as usize & 63)) % 768]
+}
+
+/// `CASTLING_KEYS[rights]`: the combined key of a set of castling rights (4 bits).
+static CASTLING_KEYS: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut rights = 0;
+    while rights < 16 {
+        let mut bit = 0;
+        while bit < 4 {
+            if rights & (1 << bit) != 0 {
+                table[rights] ^= ALL_KEYS[CASTLING_KEY + bit];
+            }
+            bit += 1;
+        }
+        rights += 1;
+    }
+    table
+};
+
+/// The combined key of a set of castling rights.
+#[inline(always)]
+fn castling_key(rights: u8) -> u64 {
+    CASTLING_KEYS[rights as usize & 15]
+}
+
+/// The key of the en-passant file of `sq`.
+#[inline(always)]
+fn ep_key(sq: u8) -> u64 {
+    KEYS[EP_KEY + (sq as usize & 7)]
+}
+
+const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
 
 /// A chess position.
-#[derive(Clone)]
-pub struct Chess;
+#[derive(Clone, Debug)]
+pub struct Chess {
+    /// Squares of each piece type, both colours.
+    pieces: [u64; 6],
+    /// Squares of each colour.
+    colors: [u64; 2],
+    /// Zobrist hash, kept up to date by `play`.
+    hash: u64,
+    side: Color,
+    /// Castling right bits (`WHITE_KING_SIDE` ...).
+    castling: u8,
+    /// The square a pawn skipped with a double step on the last move, or `NO_SQUARE`.
+    ep: u8,
+    /// Whether the side to move has a legal en-passant capture (then the hash has `ep`).
+    ep_capturable: bool,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+impl Chess {
+    /// The colour index and piece type on `sq`, if any.
+    fn piece_on(&self, sq: u8) -> Option<(usize, usize)> {
+        let bit = 1u64 << (sq & 63);
+        let color = (0..2).find(|&c| self.colors[c] & bit != 0)?;
+        let kind = (0..6).find(|&k| self.pieces[k] & bit != 0)?;
+        Some((color, kind))
+    }
+
+    /// The FEN letter on `sq`, if any.
+    fn letter_on(&self, sq: u8) -> Option<char> {
+        self.piece_on(sq).map(|(color, kind)| {
+            if color == 0 {
+                LETTERS[kind]
+            } else {
+                LETTERS[kind].to_ascii_lowercase()
+            }
+        })
+    }
+
+    /// Puts a piece on an empty square (FEN parsing and colour flipping).
+    fn put(&mut self, color: usize, kind: usize, sq: u8) {
+        self.colors[color] |= 1u64 << sq;
+        self.pieces[kind] |= 1u64 << sq;
+    }
+
+    /// Whether the side to move has a legal en-passant capture on `ep`.
+    fn compute_ep_capturable(&self) -> bool {
+        self.ep != NO_SQUARE
+            && self
+                .en_passant_candidates()
+                .squares()
+                .any(|from| self.en_passant_legal(from))
+    }
+
+    /// The type of the enemy piece captured on `bit` (never the king).
+    #[inline(always)]
+    fn captured_kind(&self, bit: u64) -> usize {
+        if self.pieces[PAWN] & bit != 0 {
+            PAWN
+        } else if self.pieces[KNIGHT] & bit != 0 {
+            KNIGHT
+        } else if self.pieces[BISHOP] & bit != 0 {
+            BISHOP
+        } else if self.pieces[ROOK] & bit != 0 {
+            ROOK
+        } else {
+            QUEEN
+        }
+    }
+
+    /// Removes or adds pieces of one colour and type (the caller updates the hash).
+    #[inline(always)]
+    fn toggle(&mut self, color: usize, kind: usize, bits: u64) {
+        self.pieces[kind] ^= bits;
+        self.colors[color] ^= bits;
+    }
+
+    /// Whether neither side can ever checkmate (RULES.md's list).
+    fn insufficient_material(&self) -> bool {
+        let p = &self.pieces;
+        if p[PAWN] | p[ROOK] | p[QUEEN] != 0 {
+            return false;
+        }
+        let minors = p[KNIGHT] | p[BISHOP];
+        minors.count_ones() <= 1
+            || (p[KNIGHT] == 0
+                && (p[BISHOP] & LIGHT_SQUARES == 0 || p[BISHOP] & !LIGHT_SQUARES == 0))
+    }
+
+    fn parse_castling(&mut self, field: &str) -> Result<(), String> {
+        if field == "-" {
+            return Ok(());
+        }
+        if field.is_empty() {
+            return Err("empty castling field".to_string());
+        }
+        for c in field.chars() {
+            let (bit, king, rook, color) = match c {
+                'K' => (WHITE_KING_SIDE, 4, 7, 0),
+                'Q' => (WHITE_QUEEN_SIDE, 4, 0, 0),
+                'k' => (BLACK_KING_SIDE, 60, 63, 1),
+                'q' => (BLACK_QUEEN_SIDE, 60, 56, 1),
+                _ => {
+                    return Err(format!(
+                        "bad castling field '{}': only KQkq or -",
+                        field.escape_debug()
+                    ))
+                }
+            };
+            if self.castling & bit != 0 {
+                return Err(format!("castling right '{c}' given twice"));
+            }
+            if self.piece_on(king) != Some((color, KING))
+                || self.piece_on(rook) != Some((color, ROOK))
+            {
+                return Err(format!(
+                    "castling right '{c}' without its king and rook on their original squares"
+                ));
+            }
+            self.castling |= bit;
+        }
+        Ok(())
+    }
+
+    fn parse_ep(&mut self, field: &str) -> Result<(), String> {
+        if field == "-" {
+            return Ok(());
+        }
+        let (file, rank) = crate::core::parse_square(field, 8, 8)
+            .ok_or_else(|| format!("bad en-passant square '{}'", field.escape_debug()))?;
+        let sq = rank * 8 + file;
+        let (ep_rank, pawn_color) = match self.side {
+            Color::White => (5, 1),
+            Color::Black => (2, 0),
+        };
+        if rank != ep_rank {
+            return Err(format!(
+                "en-passant square {field} is not on rank {} with {:?} to move",
+                ep_rank + 1,
+                self.side
+            ));
+        }
+        let occupied = self.colors[0] | self.colors[1];
+        let origin = if pawn_color == 1 { sq + 8 } else { sq - 8 };
+        if self.piece_on(sq ^ 8) != Some((pawn_color, PAWN))
+            || occupied & (1u64 << sq | 1u64 << origin) != 0
+        {
+            return Err(format!(
+                "en-passant square {field} does not follow a pawn's double step"
+            ));
+        }
+        self.ep = sq;
+        Ok(())
+    }
+}
 
 impl Game for Chess {
     const NAME: &'static str = "chess";
@@ -12,44 +271,264 @@ impl Game for Chess {
     const WIDTH: u8 = 8;
     const HEIGHT: u8 = 8;
 
-    fn from_fen(_fen: &str) -> Result<Self, String> {
-        Err("chess is not implemented yet".to_string())
+    fn from_fen(fen: &str) -> Result<Self, String> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 {
+            return Err("a chess FEN needs at least the board and the side to move".to_string());
+        }
+        if fields.len() > 6 {
+            return Err(format!(
+                "a chess FEN has at most 6 fields, this one has {}",
+                fields.len()
+            ));
+        }
+        let mut pos = Chess {
+            pieces: [0; 6],
+            colors: [0; 2],
+            hash: 0,
+            side: Color::from_fen_field(fields[1])?,
+            castling: 0,
+            ep: NO_SQUARE,
+            ep_capturable: false,
+            halfmove: 0,
+            fullmove: 1,
+        };
+        for (file, rank, letter) in parse_board(fields[0], 8, 8)? {
+            let kind = LETTERS
+                .iter()
+                .position(|&l| l == letter.to_ascii_uppercase())
+                .ok_or_else(|| format!("unknown piece letter '{}'", letter.escape_debug()))?;
+            let color = usize::from(letter.is_ascii_lowercase());
+            pos.put(color, kind, rank * 8 + file);
+        }
+        for (color, name) in [(0, "White"), (1, "Black")] {
+            let kings = (pos.pieces[KING] & pos.colors[color]).count_ones();
+            if kings != 1 {
+                return Err(format!("{name} has {kings} kings, needs exactly one"));
+            }
+        }
+        if pos.pieces[PAWN] & (0xff | 0xff << 56) != 0 {
+            return Err("a pawn stands on rank 1 or 8".to_string());
+        }
+        let them = pos.side.flip().index();
+        let occupied = pos.colors[0] | pos.colors[1];
+        if pos.attackers(pos.king_square(them), them ^ 1, occupied) != 0 {
+            return Err("the side not to move is in check".to_string());
+        }
+        pos.parse_castling(fields.get(2).copied().unwrap_or("-"))?;
+        pos.parse_ep(fields.get(3).copied().unwrap_or("-"))?;
+        if let Some(field) = fields.get(4) {
+            pos.halfmove = parse_counter(field, "halfmove clock")?;
+        }
+        if let Some(field) = fields.get(5) {
+            pos.fullmove = parse_counter(field, "fullmove number")?;
+            if pos.fullmove == 0 {
+                return Err("the fullmove number starts at 1".to_string());
+            }
+        }
+        pos.ep_capturable = pos.compute_ep_capturable();
+        pos.hash = pos.recompute_hash();
+        Ok(pos)
     }
+
     fn fen(&self) -> String {
-        String::new()
+        let board = write_board(8, 8, |file, rank| self.letter_on(rank * 8 + file));
+        let castling: String = "KQkq"
+            .chars()
+            .enumerate()
+            .filter(|&(bit, _)| self.castling & (1 << bit) != 0)
+            .map(|(_, c)| c)
+            .collect();
+        let castling = if castling.is_empty() {
+            "-".to_string()
+        } else {
+            castling
+        };
+        let ep = if self.ep == NO_SQUARE {
+            "-".to_string()
+        } else {
+            square_name(self.ep % 8, self.ep / 8)
+        };
+        format!(
+            "{board} {} {castling} {ep} {} {}",
+            self.side.letter(),
+            self.halfmove,
+            self.fullmove
+        )
     }
+
     fn side_to_move(&self) -> Color {
-        Color::White
+        self.side
     }
+
     fn generate(&self, moves: &mut Vec<Move>) {
         moves.clear();
+        self.legal_moves(&mut Lister(moves));
     }
-    fn play(&mut self, _mv: Move) {}
+
+    fn count_moves(&self, _scratch: &mut Vec<Move>) -> u64 {
+        let mut counter = Counter(0);
+        self.legal_moves(&mut counter);
+        counter.0
+    }
+
+    fn play(&mut self, mv: Move) {
+        let us = self.side.index();
+        let them = us ^ 1;
+        let (from, to, kind) = (mv.from() & 63, mv.to() & 63, mv.kind());
+        let (from_bit, to_bit) = (1u64 << from, 1u64 << to);
+        let mut hash = self.hash ^ KEYS[SIDE_KEY];
+        if self.ep_capturable {
+            hash ^= ep_key(self.ep);
+        }
+        self.ep = NO_SQUARE;
+        self.ep_capturable = false;
+        self.halfmove = self.halfmove.saturating_add(1);
+
+        if self.colors[them] & to_bit != 0 {
+            let captured = self.captured_kind(to_bit);
+            self.toggle(them, captured, to_bit);
+            hash ^= piece_key(them, captured, to);
+            self.halfmove = 0;
+        }
+        let moved = match kind {
+            DOUBLE_PUSH | EN_PASSANT | PROMOTION => PAWN,
+            CASTLE => KING,
+            k => k as usize % 6,
+        };
+        self.toggle(us, moved, from_bit | to_bit);
+        hash ^= piece_key(us, moved, from) ^ piece_key(us, moved, to);
+        if moved == PAWN {
+            self.halfmove = 0;
+        }
+        match kind {
+            EN_PASSANT => {
+                let captured = to ^ 8;
+                self.toggle(them, PAWN, 1u64 << captured);
+                hash ^= piece_key(them, PAWN, captured);
+            }
+            CASTLE => {
+                // The king went to g or c; the rook comes from h or a to f or d.
+                let (rook_from, rook_to) = if to & 7 == 6 {
+                    (to + 1, to - 1)
+                } else {
+                    (to - 2, to + 1)
+                };
+                self.toggle(us, ROOK, 1u64 << rook_from | 1u64 << rook_to);
+                hash ^= piece_key(us, ROOK, rook_from) ^ piece_key(us, ROOK, rook_to);
+            }
+            PROMOTION => {
+                let new = mv.promotion() as usize % 6;
+                self.pieces[PAWN] ^= to_bit;
+                self.pieces[new] ^= to_bit;
+                hash ^= piece_key(us, PAWN, to) ^ piece_key(us, new, to);
+            }
+            _ => {}
+        }
+        if self.castling != 0 {
+            let rights = self.castling & CASTLING_KEEP[from as usize] & CASTLING_KEEP[to as usize];
+            if rights != self.castling {
+                hash ^= castling_key(self.castling ^ rights);
+                self.castling = rights;
+            }
+        }
+        self.side = self.side.flip();
+        if us == 1 {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        if kind == DOUBLE_PUSH {
+            self.ep = (from + to) / 2;
+            if self.en_passant_candidates() != 0 && self.compute_ep_capturable() {
+                self.ep_capturable = true;
+                hash ^= ep_key(self.ep);
+            }
+        }
+        self.hash = hash;
+    }
+
     fn hash(&self) -> u64 {
-        0
+        self.hash
     }
+
     fn recompute_hash(&self) -> u64 {
-        0
+        let mut hash = castling_key(self.castling);
+        for color in 0..2 {
+            for kind in 0..6 {
+                for sq in (self.pieces[kind] & self.colors[color]).squares() {
+                    hash ^= piece_key(color, kind, sq);
+                }
+            }
+        }
+        if self.side == Color::Black {
+            hash ^= KEYS[SIDE_KEY];
+        }
+        if self.ep_capturable {
+            hash ^= ep_key(self.ep);
+        }
+        hash
     }
-    fn move_text(&self, _mv: Move) -> String {
-        String::new()
+
+    fn move_text(&self, mv: Move) -> String {
+        let (from, to) = (mv.from() & 63, mv.to() & 63);
+        let mut text = square_name(from % 8, from / 8) + &square_name(to % 8, to / 8);
+        if mv.kind() == PROMOTION {
+            text.push(LETTERS[mv.promotion() as usize % 6].to_ascii_lowercase());
+        }
+        text
     }
-    fn is_tactical(&self, _mv: Move) -> bool {
-        false
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        matches!(mv.kind(), EN_PASSANT | PROMOTION)
+            || self.colors[self.side.flip().index()] & (1u64 << (mv.to() & 63)) != 0
     }
+
     fn ended(&self) -> Option<GameResult> {
-        None
+        None // chess never captures a king
     }
+
     fn no_moves_result(&self) -> GameResult {
-        GameResult::draw("stalemate")
+        if self.in_check() {
+            GameResult::win(self.side.flip(), "checkmate")
+        } else {
+            GameResult::draw("stalemate")
+        }
     }
+
     fn rule_draw(&self) -> Option<&'static str> {
-        None
+        if self.halfmove >= 100 {
+            Some("fifty-move rule")
+        } else if self.insufficient_material() {
+            Some("insufficient material")
+        } else {
+            None
+        }
     }
+
     fn color_flipped(&self) -> Self {
-        self.clone()
+        let mut flipped = Chess {
+            pieces: self.pieces.map(u64::swap_bytes),
+            colors: [self.colors[1].swap_bytes(), self.colors[0].swap_bytes()],
+            hash: 0,
+            side: self.side.flip(),
+            castling: (self.castling & 3) << 2 | self.castling >> 2,
+            ep: if self.ep == NO_SQUARE {
+                NO_SQUARE
+            } else {
+                self.ep ^ 56
+            },
+            ep_capturable: false,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        };
+        flipped.ep_capturable = flipped.compute_ep_capturable();
+        flipped.hash = flipped.recompute_hash();
+        flipped
     }
+
     fn board_text(&self) -> String {
-        String::new()
+        draw_board(8, 8, |file, rank| self.letter_on(rank * 8 + file))
     }
 }
+
+#[cfg(test)]
+mod tests;
