@@ -398,7 +398,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 } else {
                     0
                 }
-                .clamp(0, new_depth - 1);
+                .min(new_depth - 1)
+                .max(0);
                 let mut score = -self.negamax(
                     &child,
                     new_depth - reduction,

@@ -6,6 +6,7 @@ pub mod duck;
 pub mod jetan;
 pub mod skak;
 
+pub mod pst8;
 mod search_stubs;
 
 pub use chaturanga::Chaturanga;

@@ -14,10 +14,4 @@ macro_rules! neutral {
     )*};
 }
 
-neutral!(
-    super::Chess,
-    super::Duck,
-    super::Chaturanga,
-    super::Skak,
-    super::Jetan
-);
+neutral!(super::Duck, super::Chaturanga, super::Jetan);

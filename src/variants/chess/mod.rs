@@ -15,6 +15,7 @@
 //!   material (K v K, K and one minor piece v K, only kings and bishops with every bishop on
 //!   squares of one colour).
 
+mod eval;
 mod movegen;
 
 use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};

@@ -22,6 +22,7 @@
 //! - `Move::kind` holds the moving piece's kind, so `play` need not look it up.
 //! - The hash covers the pieces and the side to move (there are no other rights).
 
+mod eval;
 mod movegen;
 #[cfg(test)]
 mod tests;
