@@ -202,13 +202,14 @@ impl Duck {
         }
     }
 
-    /// Where the rook goes from and to when the king castles to `king_to`.
+    /// Where the rook goes from and to when the king castles to `king_to` (g1, c1, g8 or c8;
+    /// the last arm is c8).
     fn castle_rook(king_to: u8) -> (u8, u8) {
         match king_to {
             G1 => (H1, F1),
             C1 => (A1, D1),
             G8 => (H8, F8),
-            _ => (A8, D8), // C8
+            _ => (A8, D8),
         }
     }
 }
@@ -256,6 +257,7 @@ impl Game for Duck {
         let kind = mv.kind();
         self.hash ^= self.ep_key() ^ self.duck_key() ^ KEYS[CASTLE_KEYS + self.castling as usize];
 
+        // A generated move always starts on a piece of the side to move.
         let moving = self.piece_at(from).unwrap_or(PAWN);
         let mut reset_clock = moving == PAWN;
         if kind == EN_PASSANT {
