@@ -1,10 +1,218 @@
-//! duck: placeholder until the rules are implemented (see RULES.md).
+//! Duck chess (Tim Paulden, 2016), as RULES.md ("duck") specifies it.
+//!
+//! A turn is one chess move followed by placing the duck on an empty square (a *different*
+//! one when it is already on the board; the square the piece just left counts as empty).
+//! The duck blocks sliders, pawn pushes and castling paths, knights jump it, nothing captures
+//! it. There is no check: capturing the king wins, and a player without a legal move at the
+//! start of the turn wins ("fowling"). Draws: 50-move rule and threefold repetition only.
+//!
+//! Choices made here:
+//! - One [`Move`] is a whole turn: `from`/`to`/`kind`/`promotion` describe the piece move and
+//!   `extra` the duck square. Text: `e2e4,e4d5` (`<from><to>[promo],<to><duck>`).
+//! - A FEN may lack the king of the side to move only when the other king is present and the
+//!   duck is on the board: that is exactly the position after a king capture (every turn,
+//!   the capturing one too, places the duck), which [`Game::fen`] must be able to write and
+//!   read back. Any other missing king is rejected.
+//! - Castling rights in a FEN must match a king and rook on their start squares, and an
+//!   en-passant square must match a pawn that could just have double-stepped; otherwise the
+//!   field does not fit and the FEN is rejected.
+//! - The hash covers pieces, side, castling, the duck square, and the en-passant file only
+//!   when a pawn of the side to move can actually capture (the duck not on that square).
+//!
+//! Board layout: 8x8 `u64` bitboards, square = rank * 8 + file.
 
+mod fen;
+mod movegen;
+#[cfg(test)]
+mod tests;
+
+use crate::core::attacks8::PAWN_ATTACKS;
+use crate::core::fen::draw_board;
+use crate::core::zobrist::keys;
 use crate::core::{Color, Game, GameResult, Move};
 
-/// A duck position.
-#[derive(Clone)]
-pub struct Duck;
+/// Piece type indices into [`Duck::pieces`]; promotion codes reuse them (0 = none).
+const PAWN: usize = 0;
+const KNIGHT: usize = 1;
+const BISHOP: usize = 2;
+const ROOK: usize = 3;
+const QUEEN: usize = 4;
+const KING: usize = 5;
+
+/// FEN letters of the piece types (White's, uppercase).
+const PIECE_LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+
+/// Move kinds stored in [`Move::kind`].
+const NORMAL: u8 = 0;
+const DOUBLE_STEP: u8 = 1;
+const EN_PASSANT: u8 = 2;
+const CASTLE: u8 = 3;
+
+/// Castling-right bits.
+const WHITE_SHORT: u8 = 1;
+const WHITE_LONG: u8 = 2;
+const BLACK_SHORT: u8 = 4;
+const BLACK_LONG: u8 = 8;
+
+/// "No en-passant square".
+const NO_SQUARE: u8 = 64;
+
+/// Squares by name, for castling.
+const A1: u8 = 0;
+const C1: u8 = 2;
+const D1: u8 = 3;
+const E1: u8 = 4;
+const F1: u8 = 5;
+const G1: u8 = 6;
+const H1: u8 = 7;
+const A8: u8 = 56;
+const D8: u8 = 59;
+const E8: u8 = 60;
+const F8: u8 = 61;
+const G8: u8 = 62;
+const H8: u8 = 63;
+
+/// The castling rights that survive a move touching each square (from or to): moving or
+/// capturing a king or rook on its start square ends the rights it carries.
+const CASTLE_KEEP: [u8; 64] = {
+    let mut keep = [0xfu8; 64];
+    keep[A1 as usize] = !WHITE_LONG & 0xf;
+    keep[E1 as usize] = !(WHITE_SHORT | WHITE_LONG) & 0xf;
+    keep[H1 as usize] = !WHITE_SHORT & 0xf;
+    keep[A8 as usize] = !BLACK_LONG & 0xf;
+    keep[E8 as usize] = !(BLACK_SHORT | BLACK_LONG) & 0xf;
+    keep[H8 as usize] = !BLACK_SHORT & 0xf;
+    keep
+};
+
+/// Zobrist keys: 12 x 64 pieces, 16 castling sets, 8 en-passant files, 64 duck squares, side.
+const KEY_COUNT: usize = 768 + 16 + 8 + 64 + 1;
+static KEYS: [u64; KEY_COUNT] = keys(0xD0C4_C4E5_5000_0002);
+const CASTLE_KEYS: usize = 768;
+const EP_KEYS: usize = CASTLE_KEYS + 16;
+const DUCK_KEYS: usize = EP_KEYS + 8;
+const SIDE_KEY: usize = DUCK_KEYS + 64;
+
+#[inline]
+fn piece_key(color: Color, piece: usize, sq: u8) -> u64 {
+    KEYS[(color.index() * 6 + piece) * 64 + sq as usize]
+}
+
+#[inline]
+fn bit(sq: u8) -> u64 {
+    1u64 << sq
+}
+
+/// A duck-chess position. Small and `Copy`: search and perft clone it for every move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Duck {
+    /// Squares of each piece type, both colours ([`PAWN`] .. [`KING`]).
+    pieces: [u64; 6],
+    /// Squares of each colour's pieces (the duck belongs to neither).
+    colors: [u64; 2],
+    /// The duck's square as a bitboard; 0 before it is first placed.
+    duck: u64,
+    /// Side to move.
+    side: Color,
+    /// Castling-right bits ([`WHITE_SHORT`] ...).
+    castling: u8,
+    /// The square a pawn skipped with a double step on the last move, or [`NO_SQUARE`].
+    ep: u8,
+    /// Plies since the last capture or pawn move.
+    halfmove: u32,
+    /// Full move number of the FEN.
+    fullmove: u32,
+    /// Zobrist hash, kept incrementally.
+    hash: u64,
+}
+
+impl Duck {
+    /// The piece type on `sq` (either colour), if any.
+    #[inline]
+    fn piece_at(&self, sq: u8) -> Option<usize> {
+        let b = bit(sq);
+        self.pieces.iter().position(|&p| p & b != 0)
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    #[inline]
+    fn color_at(&self, sq: u8) -> Option<Color> {
+        let b = bit(sq);
+        if self.colors[0] & b != 0 {
+            Some(Color::White)
+        } else if self.colors[1] & b != 0 {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the side to move has lost its king (the last move captured it).
+    #[inline]
+    fn king_captured(&self) -> bool {
+        self.pieces[KING] & self.colors[self.side.index()] == 0
+    }
+
+    /// The hash contribution of the en-passant square: its file key when a pawn of the side
+    /// to move can capture there (the duck not on it), else 0.
+    #[inline]
+    fn ep_key(&self) -> u64 {
+        if self.ep == NO_SQUARE || self.duck & bit(self.ep) != 0 {
+            return 0;
+        }
+        let us = self.side;
+        let capturers = PAWN_ATTACKS[us.flip().index()][self.ep as usize]
+            & self.pieces[PAWN]
+            & self.colors[us.index()];
+        if capturers == 0 {
+            0
+        } else {
+            KEYS[EP_KEYS + (self.ep % 8) as usize]
+        }
+    }
+
+    #[inline]
+    fn duck_key(&self) -> u64 {
+        if self.duck == 0 {
+            0
+        } else {
+            KEYS[DUCK_KEYS + self.duck.trailing_zeros() as usize]
+        }
+    }
+
+    /// Adds or removes a piece, keeping the hash.
+    #[inline]
+    fn toggle(&mut self, color: Color, piece: usize, sq: u8) {
+        let b = bit(sq);
+        self.pieces[piece] ^= b;
+        self.colors[color.index()] ^= b;
+        self.hash ^= piece_key(color, piece, sq);
+    }
+
+    /// The FEN letter on `sq`: a piece, `*` for the duck, or none.
+    fn letter_at(&self, sq: u8) -> Option<char> {
+        if self.duck & bit(sq) != 0 {
+            return Some('*');
+        }
+        let piece = self.piece_at(sq)?;
+        let letter = PIECE_LETTERS[piece];
+        match self.color_at(sq) {
+            Some(Color::Black) => Some(letter.to_ascii_lowercase()),
+            _ => Some(letter),
+        }
+    }
+
+    /// Where the rook goes from and to when the king castles to `king_to` (g1, c1, g8 or c8;
+    /// the last arm is c8).
+    fn castle_rook(king_to: u8) -> (u8, u8) {
+        match king_to {
+            G1 => (H1, F1),
+            C1 => (A1, D1),
+            G8 => (H8, F8),
+            _ => (A8, D8),
+        }
+    }
+}
 
 impl Game for Duck {
     const NAME: &'static str = "duck";
@@ -12,44 +220,155 @@ impl Game for Duck {
     const WIDTH: u8 = 8;
     const HEIGHT: u8 = 8;
 
-    fn from_fen(_fen: &str) -> Result<Self, String> {
-        Err("duck is not implemented yet".to_string())
+    fn from_fen(text: &str) -> Result<Self, String> {
+        fen::parse(text)
     }
+
     fn fen(&self) -> String {
-        String::new()
+        fen::write(self)
     }
+
     fn side_to_move(&self) -> Color {
-        Color::White
+        self.side
     }
+
     fn generate(&self, moves: &mut Vec<Move>) {
         moves.clear();
+        if self.king_captured() {
+            return;
+        }
+        let mut sink = movegen::ListSink::new(self, moves);
+        self.piece_moves(&mut sink);
     }
-    fn play(&mut self, _mv: Move) {}
+
+    fn count_moves(&self, _scratch: &mut Vec<Move>) -> u64 {
+        if self.king_captured() {
+            return 0;
+        }
+        let mut sink = movegen::CountSink::new(self);
+        self.piece_moves(&mut sink);
+        sink.total()
+    }
+
+    fn play(&mut self, mv: Move) {
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (mv.from(), mv.to());
+        let kind = mv.kind();
+        self.hash ^= self.ep_key() ^ self.duck_key() ^ KEYS[CASTLE_KEYS + self.castling as usize];
+
+        // A generated move always starts on a piece of the side to move.
+        let moving = self.piece_at(from).unwrap_or(PAWN);
+        let mut reset_clock = moving == PAWN;
+        if kind == EN_PASSANT {
+            let victim = if us == Color::White { to - 8 } else { to + 8 };
+            self.toggle(them, PAWN, victim);
+        } else if let Some(captured) = self.piece_at(to) {
+            self.toggle(them, captured, to);
+            reset_clock = true;
+        }
+        self.toggle(us, moving, from);
+        let promotion = mv.promotion() as usize;
+        self.toggle(us, if promotion != 0 { promotion } else { moving }, to);
+        if kind == CASTLE {
+            let (rook_from, rook_to) = Duck::castle_rook(to);
+            self.toggle(us, ROOK, rook_from);
+            self.toggle(us, ROOK, rook_to);
+        }
+
+        self.castling &= CASTLE_KEEP[from as usize] & CASTLE_KEEP[to as usize];
+        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
+        self.ep = if kind == DOUBLE_STEP {
+            (from + to) / 2
+        } else {
+            NO_SQUARE
+        };
+        self.duck = bit(mv.extra());
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = them;
+        self.hash ^= KEYS[SIDE_KEY]
+            ^ self.ep_key()
+            ^ self.duck_key()
+            ^ KEYS[CASTLE_KEYS + self.castling as usize];
+    }
+
     fn hash(&self) -> u64 {
-        0
+        self.hash
     }
+
     fn recompute_hash(&self) -> u64 {
-        0
+        let mut hash = KEYS[CASTLE_KEYS + self.castling as usize] ^ self.ep_key() ^ self.duck_key();
+        if self.side == Color::Black {
+            hash ^= KEYS[SIDE_KEY];
+        }
+        for color in [Color::White, Color::Black] {
+            for (piece, &squares) in self.pieces.iter().enumerate() {
+                let mut own = squares & self.colors[color.index()];
+                while own != 0 {
+                    hash ^= piece_key(color, piece, own.trailing_zeros() as u8);
+                    own &= own - 1;
+                }
+            }
+        }
+        hash
     }
-    fn move_text(&self, _mv: Move) -> String {
-        String::new()
+
+    fn move_text(&self, mv: Move) -> String {
+        let name = |sq: u8| crate::core::square_name(sq % 8, sq / 8);
+        let promotion = match mv.promotion() as usize {
+            KNIGHT => "n",
+            BISHOP => "b",
+            ROOK => "r",
+            QUEEN => "q",
+            _ => "",
+        };
+        format!(
+            "{}{}{promotion},{}{}",
+            name(mv.from()),
+            name(mv.to()),
+            name(mv.to()),
+            name(mv.extra())
+        )
     }
-    fn is_tactical(&self, _mv: Move) -> bool {
-        false
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.kind() == EN_PASSANT
+            || mv.promotion() != 0
+            || self.colors[self.side.flip().index()] & bit(mv.to()) != 0
     }
+
     fn ended(&self) -> Option<GameResult> {
-        None
+        self.king_captured()
+            .then(|| GameResult::win(self.side.flip(), "king captured"))
     }
+
     fn no_moves_result(&self) -> GameResult {
-        GameResult::draw("stalemate")
+        GameResult::win(self.side, "fowling")
     }
+
     fn rule_draw(&self) -> Option<&'static str> {
-        None
+        (self.halfmove >= 100).then_some("fifty-move rule")
     }
+
     fn color_flipped(&self) -> Self {
-        self.clone()
+        let mut flipped = *self;
+        for squares in flipped.pieces.iter_mut() {
+            *squares = squares.swap_bytes();
+        }
+        flipped.colors = [self.colors[1].swap_bytes(), self.colors[0].swap_bytes()];
+        flipped.duck = self.duck.swap_bytes();
+        flipped.side = self.side.flip();
+        flipped.castling = (self.castling & 3) << 2 | self.castling >> 2;
+        if self.ep != NO_SQUARE {
+            flipped.ep = self.ep ^ 56;
+        }
+        flipped.hash = flipped.recompute_hash();
+        flipped
     }
+
     fn board_text(&self) -> String {
-        String::new()
+        draw_board(8, 8, |file, rank| self.letter_at(rank * 8 + file))
     }
 }
