@@ -534,6 +534,23 @@ fn parse_go(tokens: &[&str]) -> Result<GoRequest, String> {
     })
 }
 
+/// The texts of a best move and of the reply expected after it.
+fn move_pair_text<G: Game>(
+    position: &G,
+    best: Option<Move>,
+    reply: Option<Move>,
+) -> (Option<String>, Option<String>) {
+    let Some(best) = best else {
+        return (None, None);
+    };
+    let reply_text = reply.map(|r| {
+        let mut after = position.clone();
+        after.play(best);
+        after.move_text(r)
+    });
+    (Some(position.move_text(best)), reply_text)
+}
+
 /// Everything a background search needs, moved into its thread.
 struct SearchJob {
     game: AnyGame,
@@ -560,16 +577,7 @@ impl SearchJob {
                 self.pool.as_deref(),
                 &report,
             );
-            let texts = |first: Option<Move>, second: Option<Move>| {
-                let first_text = first.map(|m| g.position.move_text(m));
-                let second_text = first.zip(second).map(|(a, b)| {
-                    let mut after = g.position.clone();
-                    after.play(a);
-                    after.move_text(b)
-                });
-                (first_text, second_text)
-            };
-            texts(outcome.best, outcome.ponder)
+            move_pair_text(&g.position, outcome.best, outcome.ponder)
         });
         // UCI: in infinite or ponder mode the best move waits for `stop` or `ponderhit`.
         while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::Relaxed)

@@ -47,11 +47,9 @@ impl Clock {
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(ms) = limits.movetime {
+            // A fixed time per move is used in full: no early stop between iterations.
             let ms = ms.saturating_sub(overhead_ms).max(1);
-            (
-                Some(Duration::from_millis(ms)),
-                Some(Duration::from_millis(ms)),
-            )
+            (None, Some(Duration::from_millis(ms)))
         } else if let Some(remaining) = limits.time[side] {
             let increment = limits.increment[side];
             // Never plan to use the last overhead + 20 ms + 5 % of the clock.
@@ -122,6 +120,7 @@ mod tests {
                 let hard = clock.hard.unwrap().as_millis() as u64;
                 assert!(hard <= remaining.max(1), "{remaining} {inc}: hard {hard}");
                 assert!(clock.soft.unwrap() <= clock.hard.unwrap());
+                assert!(clock.soft.unwrap() > Duration::ZERO);
             }
         }
     }

@@ -14,4 +14,4 @@ macro_rules! neutral {
     )*};
 }
 
-neutral!(super::Duck, super::Chaturanga, super::Jetan);
+neutral!(super::Chaturanga, super::Jetan);

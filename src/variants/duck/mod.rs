@@ -21,6 +21,7 @@
 //!
 //! Board layout: 8x8 `u64` bitboards, square = rank * 8 + file.
 
+mod eval;
 mod fen;
 mod movegen;
 #[cfg(test)]

@@ -1,0 +1,198 @@
+//! What the search needs from duck chess: an evaluation (material, chess piece-square
+//! tables, king exposure), capture ordering, and the staged choice of duck squares.
+//!
+//! A turn is a piece move times every empty square for the duck: hundreds to thousands of
+//! moves. The search does not try them all. For each piece move, [`Duck::search_moves`]
+//! offers only the duck squares that matter, found on the board after the piece move:
+//! 1. squares that block an enemy slider's attack on our king or on one of our pieces
+//!    worth more than the attacker (the duck is the only shield in a game without check);
+//! 2. empty squares next to the enemy king (they take its flight squares);
+//! 3. the square the piece just left (it closes the line the piece opened).
+//!
+//! A capture of the king needs no choice: one duck square stands for all. Every piece move
+//! keeps at least one duck square, so the selection is never empty when moves exist, and
+//! every move in it is legal.
+
+use super::movegen::Sink;
+use super::{Duck, BISHOP, EN_PASSANT, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::core::attacks8::{
+    between, bishop, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS, PAWN_ATTACKS,
+};
+use crate::core::{Bits, Color, Game, Move};
+use crate::search::SearchGame;
+use crate::variants::pst8;
+
+/// Material by piece type; the king's value only orders its capture first.
+const VALUES: [i32; 6] = [100, 310, 330, 500, 900, 20_000];
+
+/// Collects each piece move once, with no duck square yet.
+struct PieceMoves<'a>(&'a mut Vec<Move>);
+
+impl Sink for PieceMoves<'_> {
+    fn piece(&mut self, from: u8, targets: u64) {
+        self.0.extend(
+            targets
+                .squares()
+                .map(|to| Move::new(from, to, 0, super::NORMAL, 0)),
+        );
+    }
+
+    fn pawns(&mut self, targets: u64, delta: i8, kind: u8) {
+        self.0.extend(
+            targets
+                .squares()
+                .map(|to| Move::new((to as i8 - delta) as u8, to, 0, kind, 0)),
+        );
+    }
+
+    fn promotions(&mut self, targets: u64, delta: i8) {
+        for to in targets.squares() {
+            for promotion in [QUEEN, ROOK, BISHOP, KNIGHT] {
+                self.0.push(Move::new(
+                    (to as i8 - delta) as u8,
+                    to,
+                    0,
+                    super::NORMAL,
+                    promotion as u8,
+                ));
+            }
+        }
+    }
+
+    fn special(&mut self, from: u8, to: u8, kind: u8) {
+        self.0.push(Move::new(from, to, 0, kind, 0));
+    }
+}
+
+impl Duck {
+    fn king_square(&self, color: Color) -> Option<u8> {
+        (self.pieces[KING] & self.colors[color.index()])
+            .squares()
+            .next()
+    }
+
+    /// Enemy sliders (of `attacker_side`) attacking `target` through `occupied`.
+    fn slider_attackers(&self, target: u8, attacker_side: Color, occupied: u64) -> u64 {
+        let theirs = self.colors[attacker_side.index()];
+        let queens = self.pieces[QUEEN];
+        (bishop(target, occupied) & (self.pieces[BISHOP] | queens) & theirs)
+            | (rook(target, occupied) & (self.pieces[ROOK] | queens) & theirs)
+    }
+
+    /// All pieces of `attacker_side` attacking `target`.
+    fn attackers(&self, target: u8, attacker_side: Color, occupied: u64) -> u64 {
+        let theirs = self.colors[attacker_side.index()];
+        let t = target as usize;
+        self.slider_attackers(target, attacker_side, occupied)
+            | (KNIGHT_STEPS[t] & self.pieces[KNIGHT] & theirs)
+            | (KING_STEPS[t] & self.pieces[KING] & theirs)
+            | (PAWN_ATTACKS[attacker_side.flip().index()][t] & self.pieces[PAWN] & theirs)
+    }
+
+    /// The duck squares worth trying after a piece move, on `after` (the position after the
+    /// piece move, with no duck), for the side `mover` that made it.
+    fn duck_candidates(after: &Duck, mover: Color, old_duck: u64, vacated: u8) -> u64 {
+        let occupied = after.colors[0] | after.colors[1];
+        let empty = !occupied & !old_duck;
+        let enemy = mover.flip();
+        if after.king_square(enemy).is_none() {
+            return empty & empty.wrapping_neg(); // the king was captured: any one square
+        }
+        let mut wanted = 1u64 << vacated;
+        let own = after.colors[mover.index()];
+        for target in (own & !after.pieces[PAWN]).squares() {
+            let value = after.piece_at(target).map_or(0, |k| VALUES[k]);
+            for attacker in after.slider_attackers(target, enemy, occupied).squares() {
+                let attacker_value = after.piece_at(attacker).map_or(0, |k| VALUES[k]);
+                if attacker_value < value {
+                    wanted |= between(target, attacker);
+                }
+            }
+        }
+        if let Some(king) = after.king_square(enemy) {
+            wanted |= KING_STEPS[king as usize];
+        }
+        let chosen = wanted & empty;
+        if chosen == 0 {
+            empty & empty.wrapping_neg()
+        } else {
+            chosen
+        }
+    }
+
+    fn side_score(&self, color: Color) -> i32 {
+        let own = self.colors[color.index()];
+        let white = color == Color::White;
+        let tables = [
+            &pst8::PAWN,
+            &pst8::KNIGHT,
+            &pst8::BISHOP,
+            &pst8::ROOK,
+            &pst8::QUEEN,
+            &pst8::KING_MIDDLE,
+        ];
+        let mut score = 0;
+        for (kind, table) in tables.iter().enumerate() {
+            for sq in (self.pieces[kind] & own).squares() {
+                score +=
+                    table[pst8::pst_index(white, sq)] + if kind == KING { 0 } else { VALUES[kind] };
+            }
+        }
+        score
+    }
+}
+
+impl SearchGame for Duck {
+    fn evaluate(&self) -> i32 {
+        let us = self.side;
+        let mut score = self.side_score(us) - self.side_score(us.flip());
+        let occupied = self.colors[0] | self.colors[1] | self.duck;
+        // King exposure: a king attacked by two pieces cannot be shielded by one duck and
+        // must run. (A king the side to move can capture is found by the quiescence search.)
+        if let Some(king) = self.king_square(us) {
+            let attackers = self.attackers(king, us.flip(), occupied).count_ones();
+            score -= match attackers {
+                0 => 0,
+                1 => 40,
+                _ => 250,
+            };
+        }
+        score
+    }
+
+    fn tactical_order(&self, mv: Move) -> i32 {
+        let victim = if mv.kind() == EN_PASSANT {
+            VALUES[PAWN]
+        } else {
+            self.piece_at(mv.to()).map_or(0, |k| VALUES[k])
+        };
+        let attacker = self.piece_at(mv.from()).map_or(0, |k| VALUES[k]);
+        victim * 8 + VALUES[mv.promotion() as usize % 6] * i32::from(mv.promotion() != 0)
+            - attacker.min(1000) / 10
+    }
+
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        None // every turn moves the duck: passing is not a move of this game
+    }
+
+    fn search_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.king_captured() {
+            return;
+        }
+        let mut pieces = Vec::with_capacity(64);
+        self.piece_moves(&mut PieceMoves(&mut pieces));
+        for base in pieces {
+            // Park the duck on the vacated square to play the piece move, then lift it.
+            let mut after = *self;
+            after.play(base.with_extra(base.from()));
+            after.duck = 0;
+            let squares = Duck::duck_candidates(&after, self.side, self.duck, base.from());
+            moves.extend(squares.squares().map(|sq| base.with_extra(sq)));
+        }
+    }
+}
