@@ -115,7 +115,7 @@ impl Chaturanga {
         let mut squares = 0;
         for kind in [HORSE, ELEPHANT, CHARIOT, COUNSELLOR] {
             if self.of(color, kind).count_ones() < START_COUNT[kind as usize] {
-                squares |= promotion_squares_of(color, kind);
+                squares |= PROMOTION_SQUARES[color.index()][kind as usize];
             }
         }
         squares
@@ -227,18 +227,23 @@ impl Chaturanga {
     }
 }
 
-/// The last-rank squares where `color`'s pawns promote to `kind`.
-#[inline]
-fn promotion_squares_of(color: Color, kind: u8) -> u64 {
-    let rank = LAST_RANK[color.index()];
-    let mut files = 0u64;
-    for (file, &t) in PROMOTION_TYPE[color.index()].iter().enumerate() {
-        if t == kind {
-            files |= FILE_A << file;
+/// [`PROMOTION_TYPE`] as square sets: `PROMOTION_SQUARES[colour][type]`.
+static PROMOTION_SQUARES: [[u64; 6]; 2] = {
+    let mut table = [[0u64; 6]; 2];
+    let mut color = 0;
+    while color < 2 {
+        let mut file = 0;
+        while file < 8 {
+            let kind = PROMOTION_TYPE[color][file] as usize;
+            if kind != PAWN as usize {
+                table[color][kind] |= (FILE_A << file) & LAST_RANK[color];
+            }
+            file += 1;
         }
+        color += 1;
     }
-    files & rank
-}
+    table
+};
 
 impl Game for Chaturanga {
     const NAME: &'static str = "chaturanga";
