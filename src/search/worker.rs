@@ -364,24 +364,25 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
             let tactical = pos.is_tactical(mv);
             let killer = self.killers[ply].contains(&mv);
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.in_check();
             if !root
                 && !in_check
                 && !tactical
                 && !killer
+                && !gives_check
                 && searched > 0
                 && best_score > -MATE_BOUND
+                && depth <= 3
             {
                 // Futility and late-move pruning of quiet moves near the leaves.
-                if depth <= 3 && eval + 120 * depth <= alpha {
-                    continue;
-                }
-                if depth <= 3 && searched > 4 + 4 * (depth * depth) as usize {
+                let futile = eval + 120 * depth <= alpha;
+                let late = searched > 4 + 4 * (depth * depth) as usize;
+                if futile || late {
                     continue;
                 }
             }
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.in_check();
             let new_depth = depth - 1 + i32::from(gives_check && ply < MAX_PLY / 2);
             self.path.push(child.hash());
             let score = if searched == 0 {

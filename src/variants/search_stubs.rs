@@ -14,4 +14,4 @@ macro_rules! neutral {
     )*};
 }
 
-neutral!(super::Chaturanga, super::Jetan);
+neutral!(super::Jetan);

@@ -16,6 +16,7 @@
 //! The rules are point-symmetric (White's counsellor promotes on e8, Black's on d1), so
 //! [`Game::color_flipped`] turns the board by 180 degrees instead of mirroring the ranks.
 
+mod eval;
 mod movegen;
 #[cfg(test)]
 mod tests;
