@@ -377,6 +377,7 @@ impl Uci {
         limits.searchmoves = self.game.parse_moves(&request.searchmoves)?;
         let pool = self.pool()?;
         let halt = Arc::new(AtomicBool::new(false));
+        self.shared.stop.store(false, Ordering::Relaxed);
         let side = self.game.side_to_move().index();
         let clock = Arc::new(Clock::new(&limits, side, self.options.move_overhead));
         let job = SearchJob {

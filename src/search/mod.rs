@@ -114,7 +114,7 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// Searches `game` within `limits`. `pool` runs the Lazy SMP workers; the calling thread is the main one.
+/// Searches `game` within `limits`; `shared.stop` must be clear when it is called. `pool` runs the Lazy SMP workers; the calling thread is the main one.
 pub fn search<G: SearchGame>(
     game: &GameState<G>,
     limits: &Limits,
@@ -124,7 +124,8 @@ pub fn search<G: SearchGame>(
     pool: Option<&rayon::ThreadPool>,
     report: &Reporter,
 ) -> Outcome {
-    shared.stop.store(false, Ordering::Relaxed);
+    // `stop` is cleared by the caller before the search starts, not here: a `stop` that
+    // arrives while this thread is starting must not be lost.
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     let helpers = settings.threads.saturating_sub(1);

@@ -72,11 +72,12 @@ impl Engine {
         lines
     }
 
-    /// The FEN the engine reports with `d`.
+    /// The FEN the engine reports with `d` (whose last line is `Result: ...`).
     pub fn fen(&mut self) -> String {
         self.send("d");
-        let lines = self.read_until(|l| l.starts_with("Fen: "), Duration::from_secs(10));
-        lines.last().unwrap()["Fen: ".len()..].to_string()
+        let lines = self.read_until(|l| l.starts_with("Result: "), Duration::from_secs(10));
+        let fen = lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("a Fen line");
+        fen.to_string()
     }
 
     /// Waits for `bestmove` and returns the move text (or `(none)`).
