@@ -1,0 +1,129 @@
+//! Legal move generation for jetan (RULES.md, section jetan).
+//!
+//! Every piece but the Princess moves to any square its paths reach that does not hold a
+//! piece of its own side (there is no check). The Princess moves only to empty squares not
+//! attacked by the enemy in the position after her move; the attack map is computed once,
+//! with her start square emptied, and only from the enemy pieces that stand near enough to
+//! one of her candidate squares.
+
+use super::tables::{bit, reach, tables, Piece, Tables, BOARD};
+use super::Jetan;
+use crate::core::{Bits, Move};
+
+/// Move kind of a normal move.
+pub const NORMAL: u8 = 0;
+/// Move kind of the Princess's escape.
+pub const ESCAPE: u8 = 1;
+
+/// The Princess's legal destinations: by a normal move, and by the escape.
+struct PrincessMoves {
+    from: u8,
+    normal: u128,
+    escape: u128,
+}
+
+impl Jetan {
+    /// Calls `visit(from, destinations)` for every piece of the side to move except the
+    /// Princess.
+    #[inline(always)]
+    fn for_each_piece(&self, t: &Tables, mut visit: impl FnMut(u8, u128)) {
+        let us = self.side;
+        let own = self.by_color[us.index()];
+        let occ = self.occupied();
+        for piece in &Piece::ALL[..7] {
+            for from in (self.by_kind[*piece as usize] & own).squares() {
+                visit(from, reach(t, *piece, us, from, occ) & !own);
+            }
+        }
+    }
+
+    /// The Princess's moves; `None` if the side to move has no Princess.
+    fn princess_moves(&self, t: &Tables) -> Option<PrincessMoves> {
+        let us = self.side;
+        let ours = self.by_kind[Piece::Princess as usize] & self.by_color[us.index()];
+        if ours == 0 {
+            return None;
+        }
+        let from = ours.trailing_zeros() as u8;
+        let occ = self.occupied();
+        let geometric = t.princess[from as usize];
+        let normal = geometric & !occ;
+        let escape = if self.escape & (1 << us.index()) != 0 {
+            BOARD & !occ & !geometric
+        } else {
+            0
+        };
+        let candidates = normal | escape;
+        if candidates == 0 {
+            return None;
+        }
+        let attacked = self.enemy_attacks(t, occ & !bit(from), candidates);
+        Some(PrincessMoves {
+            from,
+            normal: normal & !attacked,
+            escape: escape & !attacked,
+        })
+    }
+
+    /// The squares of `targets` attacked by the side not to move with the occupied squares
+    /// `occ` (the enemy Princess attacks nothing). May stop early once every target is
+    /// attacked.
+    fn enemy_attacks(&self, t: &Tables, occ: u128, targets: u128) -> u128 {
+        let them = self.side.flip();
+        // Only pieces within three squares of a target can reach it.
+        let near = if targets.count_ones() <= 48 {
+            targets
+                .squares()
+                .fold(0, |acc, sq| acc | t.near3[sq as usize])
+        } else {
+            BOARD
+        };
+        let enemies = self.by_color[them.index()] & near;
+        let mut attacked = 0;
+        for piece in &Piece::ALL[..7] {
+            for sq in (self.by_kind[*piece as usize] & enemies).squares() {
+                attacked |= reach(t, *piece, them, sq, occ);
+                if targets & !attacked == 0 {
+                    return attacked;
+                }
+            }
+        }
+        attacked
+    }
+
+    /// Fills `moves` with every legal move (nothing once the game has ended).
+    pub(super) fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.status.is_some() || self.countdown_over() {
+            return;
+        }
+        let t = tables();
+        self.for_each_piece(t, |from, dests| {
+            for to in dests.squares() {
+                moves.push(Move::simple(from, to, NORMAL));
+            }
+        });
+        if let Some(p) = self.princess_moves(t) {
+            for to in p.normal.squares() {
+                moves.push(Move::simple(p.from, to, NORMAL));
+            }
+            for to in p.escape.squares() {
+                moves.push(Move::simple(p.from, to, ESCAPE));
+            }
+        }
+    }
+
+    /// The number of legal moves, without building the list.
+    pub(super) fn count_legal(&self) -> u64 {
+        if self.status.is_some() || self.countdown_over() {
+            return 0;
+        }
+        let t = tables();
+        let mut count = 0;
+        self.for_each_piece(t, |_, dests| count += dests.count_ones() as u64);
+        if let Some(p) = self.princess_moves(t) {
+            count += (p.normal | p.escape).count_ones() as u64;
+        }
+        count
+    }
+}
