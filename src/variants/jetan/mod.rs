@@ -17,6 +17,8 @@
 //! - A player with no legal move loses (RULES.md), reason "no legal move".
 
 mod movegen;
+#[cfg(test)]
+mod reference;
 pub mod tables;
 #[cfg(test)]
 mod tests;
