@@ -6,7 +6,7 @@
 //! with her start square emptied, and only from the enemy pieces that stand near enough to
 //! one of her candidate squares.
 
-use super::tables::{bit, reach, tables, Piece, Tables, BOARD};
+use super::tables::{bit, tables, tree_reach, Piece, Tables, BOARD, TREE_PIECES};
 use super::Jetan;
 use crate::core::{Bits, Move};
 
@@ -30,9 +30,16 @@ impl Jetan {
         let us = self.side;
         let own = self.by_color[us.index()];
         let occ = self.occupied();
-        for piece in &Piece::ALL[..7] {
-            for from in (self.by_kind[*piece as usize] & own).squares() {
-                visit(from, reach(t, *piece, us, from, occ) & !own);
+        let kind = |piece: Piece| self.by_kind[piece as usize] & own;
+        for from in kind(Piece::Panthan).squares() {
+            visit(from, t.panthan[us.index()][from as usize] & !own);
+        }
+        for from in kind(Piece::Flier).squares() {
+            visit(from, t.flier[from as usize] & !own);
+        }
+        for (slot, piece) in TREE_PIECES.into_iter().enumerate() {
+            for from in kind(piece).squares() {
+                visit(from, tree_reach(t, slot, from, occ) & !own);
             }
         }
     }
@@ -70,21 +77,24 @@ impl Jetan {
     /// attacked.
     fn enemy_attacks(&self, t: &Tables, occ: u128, targets: u128) -> u128 {
         let them = self.side.flip();
-        // Only pieces within three squares of a target can reach it.
-        let near = if targets.count_ones() <= 48 {
-            targets
-                .squares()
-                .fold(0, |acc, sq| acc | t.near3[sq as usize])
-        } else {
-            BOARD
-        };
-        let enemies = self.by_color[them.index()] & near;
+        let kind = |piece: Piece| self.by_kind[piece as usize] & self.by_color[them.index()];
+        // The pieces with fixed destination sets first: they cost one lookup each.
         let mut attacked = 0;
-        for piece in &Piece::ALL[..7] {
-            for sq in (self.by_kind[*piece as usize] & enemies).squares() {
-                attacked |= reach(t, *piece, them, sq, occ);
-                if targets & !attacked == 0 {
+        for sq in kind(Piece::Panthan).squares() {
+            attacked |= t.panthan[them.index()][sq as usize];
+        }
+        for sq in kind(Piece::Flier).squares() {
+            attacked |= t.flier[sq as usize];
+        }
+        for (slot, piece) in TREE_PIECES.into_iter().enumerate() {
+            for sq in kind(piece).squares() {
+                let open = targets & !attacked;
+                if open == 0 {
                     return attacked;
+                }
+                // Every piece moves at most three squares in each direction.
+                if t.near3[sq as usize] & open != 0 {
+                    attacked |= tree_reach(t, slot, sq, occ);
                 }
             }
         }

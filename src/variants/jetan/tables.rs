@@ -147,8 +147,11 @@ pub fn paths(piece: Piece, color: Color, sq: u8) -> Vec<Vec<u8>> {
 /// A first intermediate square of a blocked piece's path.
 #[derive(Clone, Copy, Debug)]
 pub struct First {
-    /// Destinations of two-step paths through this square.
-    pub dests: u128,
+    /// Destinations of the paths through this square when all their squares are empty:
+    /// two-step paths, and three-step paths through any of the second squares.
+    pub open_dests: u128,
+    /// The second squares below this one (empty for two-step pieces).
+    pub seconds: u128,
     /// The intermediate square.
     pub sq: u8,
     /// Range of this square's second intermediate squares in [`Tables::second`].
@@ -166,16 +169,14 @@ pub struct Second {
     pub sq: u8,
 }
 
-/// Index into [`Tables::tree`] of the pieces that are blocked by what stands on their path.
-pub const fn tree_slot(piece: Piece) -> usize {
-    match piece {
-        Piece::Thoat => 0,
-        Piece::Warrior => 1,
-        Piece::Padwar => 2,
-        Piece::Dwar => 3,
-        _ => 4, // Chief; the other kinds have fixed tables.
-    }
-}
+/// The pieces that are blocked by what stands on their path, in [`Tables::tree`] order.
+pub const TREE_PIECES: [Piece; 5] = [
+    Piece::Thoat,
+    Piece::Warrior,
+    Piece::Padwar,
+    Piece::Dwar,
+    Piece::Chief,
+];
 
 /// All move tables.
 pub struct Tables {
@@ -185,7 +186,7 @@ pub struct Tables {
     pub flier: [u128; SQUARES],
     /// Princess destinations of a normal move (she jumps).
     pub princess: [u128; SQUARES],
-    /// For Thoat, Warrior, Padwar, Dwar, Chief ([`tree_slot`]) and square: the range of
+    /// For each of [`TREE_PIECES`] and square: the range of
     /// the first path squares in [`Tables::first`].
     pub tree: [[(u16, u16); SQUARES]; 5],
     /// First path squares of all trees.
@@ -228,15 +229,8 @@ impl Tables {
                     t.near3[s] |= bit(other);
                 }
             }
-            for piece in [
-                Piece::Thoat,
-                Piece::Warrior,
-                Piece::Padwar,
-                Piece::Dwar,
-                Piece::Chief,
-            ] {
-                let range = t.add_tree(&paths(piece, Color::White, sq));
-                t.tree[tree_slot(piece)][s] = range;
+            for (slot, piece) in TREE_PIECES.into_iter().enumerate() {
+                t.tree[slot][s] = t.add_tree(&paths(piece, Color::White, sq));
             }
         }
         t
@@ -252,7 +246,8 @@ impl Tables {
                 Some(i) => lo + i,
                 None => {
                     self.first.push(First {
-                        dests: 0,
+                        open_dests: 0,
+                        seconds: 0,
                         sq: s1,
                         lo: 0,
                         hi: 0,
@@ -261,7 +256,7 @@ impl Tables {
                 }
             };
             if path.len() == 3 {
-                self.first[index].dests |= bit(path[2]);
+                self.first[index].open_dests |= bit(path[2]);
             }
         }
         // Second squares, grouped under their first square (kept contiguous).
@@ -270,6 +265,8 @@ impl Tables {
             let start = self.second.len();
             for path in paths.iter().filter(|p| p.len() == 4 && p[1] == s1) {
                 let s2 = path[2];
+                self.first[index].seconds |= bit(s2);
+                self.first[index].open_dests |= bit(path[3]);
                 match self.second[start..].iter_mut().find(|s| s.sq == s2) {
                     Some(second) => second.dests |= bit(path[3]),
                     None => self.second.push(Second {
@@ -302,26 +299,19 @@ pub fn tree_reach(t: &Tables, slot: usize, sq: u8, occ: u128) -> u128 {
     let (lo, hi) = t.tree[slot][sq as usize];
     let mut reach = 0;
     for first in &t.first[lo as usize..hi as usize] {
-        if occ & bit(first.sq) == 0 {
-            reach |= first.dests;
-            for second in &t.second[first.lo as usize..first.hi as usize] {
-                if occ & bit(second.sq) == 0 {
-                    reach |= second.dests;
-                }
+        if occ & bit(first.sq) != 0 {
+            continue;
+        }
+        if occ & first.seconds == 0 {
+            // Every path through this square is open.
+            reach |= first.open_dests;
+            continue;
+        }
+        for second in &t.second[first.lo as usize..first.hi as usize] {
+            if occ & bit(second.sq) == 0 {
+                reach |= second.dests;
             }
         }
     }
     reach
-}
-
-/// Destinations (captures included, own pieces not excluded) of `piece` of `color` on `sq`
-/// with the occupied squares `occ`.
-#[inline(always)]
-pub fn reach(t: &Tables, piece: Piece, color: Color, sq: u8, occ: u128) -> u128 {
-    match piece {
-        Piece::Panthan => t.panthan[color.index()][sq as usize],
-        Piece::Flier => t.flier[sq as usize],
-        Piece::Princess => t.princess[sq as usize],
-        _ => tree_reach(t, tree_slot(piece), sq, occ),
-    }
 }

@@ -2,11 +2,25 @@
 
 use super::movegen::ESCAPE;
 use super::reference::{Board, RefMove, RefPos};
-use super::tables::{paths, reach, tables, Piece};
+use super::tables::{paths, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
 use crate::core::game::{parse_move, perft, GameState};
 use crate::core::zobrist::splitmix64;
 use crate::core::{Color, Game, GameResult, Move};
+
+/// Destinations (captures included, own pieces not excluded) of `piece` of `color` on `sq`
+/// with the occupied squares `occ`, from the tables.
+fn reach(t: &Tables, piece: Piece, color: Color, sq: u8, occ: u128) -> u128 {
+    match piece {
+        Piece::Panthan => t.panthan[color.index()][sq as usize],
+        Piece::Flier => t.flier[sq as usize],
+        Piece::Princess => t.princess[sq as usize],
+        _ => {
+            let slot = TREE_PIECES.iter().position(|&p| p == piece).unwrap();
+            tree_reach(t, slot, sq, occ)
+        }
+    }
+}
 
 fn pos(fen: &str) -> Jetan {
     Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
