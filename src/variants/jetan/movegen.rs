@@ -2,9 +2,10 @@
 //!
 //! Every piece but the Princess moves to any square its paths reach that does not hold a
 //! piece of its own side (there is no check). The Princess moves only to empty squares not
-//! attacked by the enemy in the position after her move; the attack map is computed once,
-//! with her start square emptied, and only from the enemy pieces that stand near enough to
-//! one of her candidate squares.
+//! attacked by the enemy in the position after her move. The attack map is computed once
+//! for all her destinations, with her start square emptied: that she then stands on the
+//! destination does not matter, since a path to a square never passes through it. Only the
+//! enemy pieces near enough to a still unattacked candidate square are looked at.
 
 use super::tables::{bit, tables, tree_reach, Piece, Tables, BOARD, TREE_PIECES};
 use super::Jetan;
