@@ -9,7 +9,7 @@
 
 use super::tables::{bit, tables, tree_reach, Piece, Tables, BOARD, TREE_PIECES};
 use super::Jetan;
-use crate::core::{Bits, Move};
+use crate::core::{Bits, Color, Move};
 
 /// Move kind of a normal move.
 pub const NORMAL: u8 = 0;
@@ -23,18 +23,52 @@ struct PrincessMoves {
     escape: u128,
 }
 
+/// Files a and j.
+const FILE_A: u128 = {
+    let mut file = 0;
+    let mut rank = 0;
+    while rank < 10 {
+        file |= 1 << (rank * 10);
+        rank += 1;
+    }
+    file
+};
+const FILE_J: u128 = FILE_A << 9;
+
+/// The squares the Panthans `panthans` of `color` step to, one bitboard per direction
+/// (forward, both diagonals forward, both sideways), each with at most one bit per Panthan.
+#[inline(always)]
+fn panthan_steps(panthans: u128, color: Color) -> [u128; 5] {
+    let left = panthans & !FILE_A;
+    let right = panthans & !FILE_J;
+    let sideways = [left >> 1, right << 1];
+    match color {
+        Color::White => [
+            panthans << 10 & BOARD,
+            left << 9 & BOARD,
+            right << 11 & BOARD,
+            sideways[0],
+            sideways[1],
+        ],
+        Color::Black => [
+            panthans >> 10,
+            left >> 11,
+            right >> 9,
+            sideways[0],
+            sideways[1],
+        ],
+    }
+}
+
 impl Jetan {
     /// Calls `visit(from, destinations)` for every piece of the side to move except the
-    /// Princess.
+    /// Princess and the Panthans.
     #[inline(always)]
-    fn for_each_piece(&self, t: &Tables, mut visit: impl FnMut(u8, u128)) {
+    fn for_each_big_piece(&self, t: &Tables, mut visit: impl FnMut(u8, u128)) {
         let us = self.side;
         let own = self.by_color[us.index()];
         let occ = self.occupied();
         let kind = |piece: Piece| self.by_kind[piece as usize] & own;
-        for from in kind(Piece::Panthan).squares() {
-            visit(from, t.panthan[us.index()][from as usize] & !own);
-        }
         for from in kind(Piece::Flier).squares() {
             visit(from, t.flier[from as usize] & !own);
         }
@@ -80,10 +114,9 @@ impl Jetan {
         let them = self.side.flip();
         let kind = |piece: Piece| self.by_kind[piece as usize] & self.by_color[them.index()];
         // The pieces with fixed destination sets first: they cost one lookup each.
-        let mut attacked = 0;
-        for sq in kind(Piece::Panthan).squares() {
-            attacked |= t.panthan[them.index()][sq as usize];
-        }
+        let mut attacked = panthan_steps(kind(Piece::Panthan), them)
+            .iter()
+            .fold(0, |acc, step| acc | step);
         for sq in kind(Piece::Flier).squares() {
             attacked |= t.flier[sq as usize];
         }
@@ -109,7 +142,14 @@ impl Jetan {
             return;
         }
         let t = tables();
-        self.for_each_piece(t, |from, dests| {
+        let own = self.by_color[self.side.index()];
+        let panthans = self.by_kind[Piece::Panthan as usize] & own;
+        for from in panthans.squares() {
+            for to in (t.panthan[self.side.index()][from as usize] & !own).squares() {
+                moves.push(Move::simple(from, to, NORMAL));
+            }
+        }
+        self.for_each_big_piece(t, |from, dests| {
             for to in dests.squares() {
                 moves.push(Move::simple(from, to, NORMAL));
             }
@@ -130,8 +170,14 @@ impl Jetan {
             return 0;
         }
         let t = tables();
-        let mut count = 0;
-        self.for_each_piece(t, |_, dests| count += dests.count_ones() as u64);
+        let own = self.by_color[self.side.index()];
+        let panthans = self.by_kind[Piece::Panthan as usize] & own;
+        // Panthan steps of all Panthans at once, one bitboard per direction.
+        let mut count: u64 = panthan_steps(panthans, self.side)
+            .iter()
+            .map(|step| (step & !own).count_ones() as u64)
+            .sum();
+        self.for_each_big_piece(t, |_, dests| count += dests.count_ones() as u64);
         if let Some(p) = self.princess_moves(t) {
             count += (p.normal | p.escape).count_ones() as u64;
         }
