@@ -23,7 +23,7 @@ struct PrincessMoves {
     escape: u128,
 }
 
-/// Files a and j.
+/// The a-file.
 const FILE_A: u128 = {
     let mut file = 0;
     let mut rank = 0;
@@ -33,6 +33,7 @@ const FILE_A: u128 = {
     }
     file
 };
+/// The j-file.
 const FILE_J: u128 = FILE_A << 9;
 
 /// The squares the Panthans `panthans` of `color` step to, one bitboard per direction
