@@ -536,3 +536,10 @@ fn reference_agrees_on_suite_depth_two() {
         assert_eq!(RefPos::from_fen(fen).perft(2), nodes, "{fen}");
     }
 }
+
+#[test]
+fn board_text_shows_both_armies() {
+    let text = pos(Jetan::START_FEN).board_text();
+    assert!(text.starts_with("10  w a d f q k f d a w\n"), "{text}");
+    assert!(text.contains(" 1  W A D F K Q F D A W\n"), "{text}");
+}
