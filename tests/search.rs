@@ -4,7 +4,7 @@ use std::sync::Arc;
 use thoat::core::game::parse_move;
 use thoat::core::{Game, GameState, Move};
 use thoat::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE};
-use thoat::variants::{Chaturanga, Chess, Duck, Skak};
+use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
 /// Searches `fen` to `depth` plies with `threads` threads; returns best move and score.
 fn think<G: SearchGame>(fen: &str, depth: i32, threads: usize) -> (Option<Move>, i32, G) {
@@ -63,6 +63,10 @@ fn skak_jarkhan_captures() {
     assert_wins::<Skak>(&[
         ("3k3/2p4/7/3Q3/1P5/7/r2K3 w - - 0 30", 1, &["d4d7"]),
         ("6k/5pp/7/7/7/7/R2K3 w - - 0 1", 2, &["a1a7"]),
+        ("k6/7/7/7/7/7/3K2B w - - 0 1", 1, &["g1a7"]),
+        ("7/7/7/3k3/2P4/7/K6 w - - 0 1", 1, &["c3d4"]),
+        // A Fylgdar captures backwards too.
+        ("7/7/4P2/3k3/7/7/K6 w - - 0 1", 1, &["e5d4"]),
     ]);
 }
 
@@ -134,4 +138,18 @@ fn two_threads_find_the_same_mates() {
         assert_eq!(position.move_text(best.unwrap()), mv);
         assert!(score >= MATE - 3);
     }
+}
+
+/// Jetan: capturing the Princess wins, and so does the Chief taking the Chief.
+#[test]
+fn jetan_princess_and_chief_captures() {
+    assert_wins::<Jetan>(&[
+        ("7d2/10/6q3/10/2W1kT4/7p2/10/4K5/3P6/Q9 w - 0 30", 1, &[]),
+        ("k9/10/10/10/10/4q5/10/4W5/10/Q8K w - 0 1", 1, &["e3e5"]),
+        ("9q/10/10/10/4k5/10/10/4K5/10/Q9 w - 0 1", 1, &["e3e6"]),
+        // The Flier jumps over the two Panthans.
+        ("k9/10/10/10/10/10/5q4/4p5/3p6/Q1F6K w - 0 1", 1, &["c1f4"]),
+        // The Warrior turns a corner: c1-b1-b2 or c1-c2-b2.
+        ("9k/10/10/10/10/10/10/10/1q8/K1W6Q w - 0 1", 1, &["c1b2"]),
+    ]);
 }

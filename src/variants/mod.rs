@@ -7,7 +7,6 @@ pub mod jetan;
 pub mod skak;
 
 pub mod pst8;
-mod search_stubs;
 
 pub use chaturanga::Chaturanga;
 pub use chess::Chess;

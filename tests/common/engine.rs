@@ -76,7 +76,10 @@ impl Engine {
     pub fn fen(&mut self) -> String {
         self.send("d");
         let lines = self.read_until(|l| l.starts_with("Result: "), Duration::from_secs(10));
-        let fen = lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("a Fen line");
+        let fen = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .expect("a Fen line");
         fen.to_string()
     }
 

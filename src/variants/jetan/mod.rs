@@ -18,6 +18,7 @@
 //!   so no later one exists); the fullmove number must be at least 1.
 //! - A player with no legal move loses (RULES.md), reason "no legal move".
 
+mod eval;
 mod movegen;
 #[cfg(test)]
 mod reference;
