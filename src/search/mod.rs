@@ -44,6 +44,17 @@ pub trait SearchGame: Game {
     fn search_moves(&self, moves: &mut Vec<Move>) {
         self.generate(moves);
     }
+
+    /// Fills `moves` with the moves quiescence search tries: the tactical ones, or every
+    /// move when in check. Returns whether the side to move has any legal move at all.
+    fn quiescence_moves(&self, moves: &mut Vec<Move>) -> bool {
+        self.search_moves(moves);
+        let any = !moves.is_empty();
+        if !self.in_check() {
+            moves.retain(|&m| self.is_tactical(m));
+        }
+        any
+    }
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.

@@ -491,13 +491,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             alpha = alpha.max(best);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        pos.search_moves(&mut moves);
-        if moves.is_empty() {
+        if !pos.quiescence_moves(&mut moves) {
             self.moves[ply] = moves;
             return result_score(pos.no_moves_result(), side, ply);
-        }
-        if !in_check {
-            moves.retain(|&m| pos.is_tactical(m));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();

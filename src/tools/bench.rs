@@ -11,15 +11,15 @@ use std::time::Instant;
 
 /// Each game's bench positions (one FEN per line) and its default depth.
 const SUITES: [(&str, &str, i32); 5] = [
-    ("chess", include_str!("../../positions/bench/chess.fen"), 8),
-    ("duck", include_str!("../../positions/bench/duck.fen"), 3),
+    ("chess", include_str!("../../positions/bench/chess.fen"), 13),
+    ("duck", include_str!("../../positions/bench/duck.fen"), 10),
     (
         "chaturanga",
         include_str!("../../positions/bench/chaturanga.fen"),
-        8,
+        14,
     ),
-    ("skak", include_str!("../../positions/bench/skak.fen"), 8),
-    ("jetan", include_str!("../../positions/bench/jetan.fen"), 5),
+    ("skak", include_str!("../../positions/bench/skak.fen"), 18),
+    ("jetan", include_str!("../../positions/bench/jetan.fen"), 11),
 ];
 
 /// The figures of one bench run.

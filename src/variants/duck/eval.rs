@@ -9,6 +9,7 @@
 //! 2. empty squares next to the enemy king (they take its flight squares);
 //! 3. the square the piece just left (it closes the line the piece opened).
 //!
+//! Quiescence search gives each capture only its most urgent duck square.
 //! A capture of the king needs no choice: one duck square stands for all. Every piece move
 //! keeps at least one duck square, so the selection is never empty when moves exist, and
 //! every move in it is legal.
@@ -90,34 +91,79 @@ impl Duck {
     }
 
     /// The duck squares worth trying after a piece move, on `after` (the position after the
-    /// piece move, with no duck), for the side `mover` that made it.
-    fn duck_candidates(after: &Duck, mover: Color, old_duck: u64, vacated: u8) -> u64 {
+    /// piece move, with no duck), for the side `mover` that made it. With `best_only`, the
+    /// single most urgent one: a shield for the king if it needs one, else the vacated square.
+    fn duck_candidates(
+        after: &Duck,
+        mover: Color,
+        old_duck: u64,
+        vacated: u8,
+        best_only: bool,
+    ) -> u64 {
         let occupied = after.colors[0] | after.colors[1];
         let empty = !occupied & !old_duck;
+        let lowest = |set: u64| set & set.wrapping_neg();
         let enemy = mover.flip();
-        if after.king_square(enemy).is_none() {
-            return empty & empty.wrapping_neg(); // the king was captured: any one square
-        }
-        let mut wanted = 1u64 << vacated;
+        let Some(enemy_king) = after.king_square(enemy) else {
+            return lowest(empty); // the king was captured: any one square
+        };
         let own = after.colors[mover.index()];
+        let mut king_shield = 0;
+        let mut piece_shield = 0;
         for target in (own & !after.pieces[PAWN]).squares() {
             let value = after.piece_at(target).map_or(0, |k| VALUES[k]);
             for attacker in after.slider_attackers(target, enemy, occupied).squares() {
                 let attacker_value = after.piece_at(attacker).map_or(0, |k| VALUES[k]);
-                if attacker_value < value {
-                    wanted |= between(target, attacker);
+                if value == VALUES[KING] {
+                    king_shield |= between(target, attacker);
+                } else if attacker_value < value {
+                    piece_shield |= between(target, attacker);
                 }
             }
         }
-        if let Some(king) = after.king_square(enemy) {
-            wanted |= KING_STEPS[king as usize];
+        let vacated = 1u64 << vacated & empty;
+        if best_only {
+            let urgent = lowest(king_shield & empty);
+            return if urgent != 0 {
+                urgent
+            } else if vacated != 0 {
+                vacated
+            } else {
+                lowest(empty)
+            };
         }
-        let chosen = wanted & empty;
+        let chosen =
+            (king_shield | piece_shield | KING_STEPS[enemy_king as usize]) & empty | vacated;
         if chosen == 0 {
-            empty & empty.wrapping_neg()
+            lowest(empty)
         } else {
             chosen
         }
+    }
+
+    /// Every piece move with its duck squares: all candidates, or only the best one.
+    fn staged_moves(
+        &self,
+        moves: &mut Vec<Move>,
+        keep: impl Fn(Move) -> bool,
+        best_only: bool,
+    ) -> bool {
+        moves.clear();
+        if self.king_captured() {
+            return false;
+        }
+        let mut pieces = Vec::with_capacity(64);
+        self.piece_moves(&mut PieceMoves(&mut pieces));
+        for &base in pieces.iter().filter(|&&m| keep(m)) {
+            // Park the duck on the vacated square to play the piece move, then lift it.
+            let mut after = *self;
+            after.play(base.with_extra(base.from()));
+            after.duck = 0;
+            let squares =
+                Duck::duck_candidates(&after, self.side, self.duck, base.from(), best_only);
+            moves.extend(squares.squares().map(|sq| base.with_extra(sq)));
+        }
+        !pieces.is_empty()
     }
 
     fn side_score(&self, color: Color) -> i32 {
@@ -180,19 +226,11 @@ impl SearchGame for Duck {
     }
 
     fn search_moves(&self, moves: &mut Vec<Move>) {
-        moves.clear();
-        if self.king_captured() {
-            return;
-        }
-        let mut pieces = Vec::with_capacity(64);
-        self.piece_moves(&mut PieceMoves(&mut pieces));
-        for base in pieces {
-            // Park the duck on the vacated square to play the piece move, then lift it.
-            let mut after = *self;
-            after.play(base.with_extra(base.from()));
-            after.duck = 0;
-            let squares = Duck::duck_candidates(&after, self.side, self.duck, base.from());
-            moves.extend(squares.squares().map(|sq| base.with_extra(sq)));
-        }
+        self.staged_moves(moves, |_| true, false);
+    }
+
+    /// Captures and promotions, each with its single most urgent duck square.
+    fn quiescence_moves(&self, moves: &mut Vec<Move>) -> bool {
+        self.staged_moves(moves, |m| self.is_tactical(m), true)
     }
 }
