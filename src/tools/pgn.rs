@@ -49,7 +49,7 @@ impl PgnGame {
         let mut number = self.first_move_number.max(1);
         let mut white_to_move = self.first_to_move != Some(Color::Black);
         let mut line = String::new();
-        let mut push = |token: String, line: &mut String, out: &mut String| {
+        let push = |token: String, line: &mut String, out: &mut String| {
             if !line.is_empty() && line.len() + token.len() + 1 > 79 {
                 out.push_str(line);
                 out.push('\n');
