@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 /// The largest `Threads` value accepted.
 pub const MAX_THREADS: usize = 256;
 /// The largest `Hash` in MiB.
-pub const MAX_HASH_MB: usize = 65_536;
+pub const MAX_HASH_MB: usize = 16_384;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
@@ -323,8 +323,18 @@ impl Uci {
             }
             "hash" => {
                 let mb = number(1, MAX_HASH_MB as u64)? as usize;
-                self.options.hash_mb = mb;
-                self.shared = Arc::new(Shared::new(mb));
+                // Free the old table first, so that both never have to fit at once.
+                self.shared = Arc::new(Shared::new(1));
+                match Shared::try_new(mb) {
+                    Ok(shared) => {
+                        self.shared = Arc::new(shared);
+                        self.options.hash_mb = mb;
+                    }
+                    Err(e) => {
+                        self.shared = Arc::new(Shared::new(self.options.hash_mb));
+                        return Err(e);
+                    }
+                }
             }
             "multipv" => self.options.multipv = number(1, 256)? as usize,
             "move overhead" => self.options.move_overhead = number(0, 5000)?,

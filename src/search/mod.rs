@@ -77,10 +77,19 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Shared state with a table of `hash_mb` MiB.
+    /// Shared state with a table of `hash_mb` MiB (see [`TranspositionTable::new`]).
     pub fn new(hash_mb: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mb))
+    }
+
+    /// Shared state with a table of `hash_mb` MiB, or an error if the memory is not there.
+    pub fn try_new(hash_mb: usize) -> Result<Shared, String> {
+        TranspositionTable::try_new(hash_mb).map(Shared::with_table)
+    }
+
+    fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
         }

@@ -49,15 +49,28 @@ const _: () = assert!(std::mem::size_of::<Slot>() == 16);
 const MOVE_BITS: u64 = (1 << 29) - 1;
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one entry).
+    /// A table of about `megabytes` MiB (at least 1024 entries). Panics if the memory cannot
+    /// be had; use [`TranspositionTable::try_new`] for a size that comes from outside.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let entries = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1024);
-        let mut slots = Vec::with_capacity(entries);
+        match TranspositionTable::try_new(megabytes) {
+            Ok(table) => table,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `megabytes` MiB, or an error if the memory cannot be reserved.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
+        let entries = (bytes / std::mem::size_of::<Slot>()).max(1024);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(entries)
+            .map_err(|_| format!("cannot allocate a {megabytes} MiB hash table"))?;
         slots.resize_with(entries, Slot::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Forgets everything.
