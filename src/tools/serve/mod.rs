@@ -249,7 +249,9 @@ impl App {
             return Reply::error(400, "'move' (a string such as \"e2e4\") is required");
         };
         self.with_game(id, |_, s| {
-            s.play(text).map_err(|e| (422, e))?;
+            // A finished game is a conflict with the request (409); a bad move is not (422).
+            let status = if s.is_over() { 409 } else { 422 };
+            s.play(text).map_err(|e| (status, e))?;
             Ok(state(id, s))
         })
     }

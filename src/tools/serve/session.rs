@@ -38,6 +38,8 @@ pub trait Session: Send {
     fn state(&self) -> Value;
     /// The legal moves of the piece on `from` (a square name), or an error for a bad square.
     fn moves_from(&self, from: &str) -> Result<Value, String>;
+    /// Whether the game has ended (`GameState::result()` says so).
+    fn is_over(&self) -> bool;
     /// Plays a move given in protocol notation; on error nothing changes.
     fn play(&mut self, text: &str) -> Result<(), String>;
     /// Takes back up to `plies` plies; returns how many were taken back.
@@ -192,6 +194,10 @@ impl<G: SearchGame> Session for Board<G> {
             "last_move": self.details.last(),
             "result": result,
         })
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.result().is_some()
     }
 
     fn moves_from(&self, from: &str) -> Result<Value, String> {
@@ -357,7 +363,7 @@ mod tests {
     fn undo_replays_to_the_same_fen() {
         let mut board = new_session(Variant::Jetan, None, Color::White).unwrap();
         let start = board.state()["fen"].clone();
-        board.play("e1e3").unwrap();
+        board.play("b2b3").unwrap();
         assert_ne!(board.state()["fen"], start);
         assert_eq!(board.undo(5), 1);
         assert_eq!(board.state()["fen"], start);
