@@ -109,6 +109,7 @@ test("jetan: the Princess's escape is marked; a Panthan move by clicks gets an e
   assert.ok(await page.$('[data-square="a3"].target.escape'), "a3 offered as the escape");
   assert.ok(await page.$('[data-square="f3"].target:not(.escape)'), "f3 a normal move");
   assert.match(await page.textContent("#marks"), /escape/);
+  await page.screenshot({ path: path.join(shots, "jetan-princess-moves.png") });
   // A Panthan: b2 to b3.
   await page.click('[data-square="b2"]');
   await page.waitForSelector('[data-square="b3"].target');
@@ -144,6 +145,7 @@ test("duck chess: the piece move, then the duck's square by a second click", asy
   await page.waitForSelector('[data-square="d5"].target.duckspot');
   assert.equal(await page.$$eval(".sq.duckspot", (e) => e.length), 32);
   assert.match(await page.textContent("#status"), /place the duck/);
+  await page.screenshot({ path: path.join(shots, "duck-second-click.png") });
   await page.click('[data-square="d5"]');
   await waitForPlies(2);
   const moves = await moveList();
@@ -168,6 +170,7 @@ test("duck chess: the piece move, then the duck's square by a second click", asy
   await page.click(`[data-square="${spot}"]`);
   await waitForPlies(4);
   assert.equal((await moveList())[2], `g1f3,f3${spot}`);
+  await page.screenshot({ path: path.join(shots, "duck-after-two-turns.png") });
 });
 
 test("a pasted FEN where Black begins: the engine moves first when the person plays White", async () => {
