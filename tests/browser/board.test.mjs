@@ -160,10 +160,17 @@ test("duck chess: the piece move, then the duck's square by a second click", asy
   assert.equal(await page.$$eval('#board [data-piece="*"]', (e) => e.length), 1);
   assert.equal(await pieceAt(from), null);
   assert.match(await pieceAt(to), /^[a-z]$/);
-  // The human's second turn: a knight, then the duck back where it may go.
-  await page.click('[data-square="g1"]');
-  await page.waitForSelector('[data-square="f3"].target');
-  await page.click('[data-square="f3"]');
+  // The human's second turn: the knight dragged from g1 to f3, then the duck by a click.
+  const centre = async (sq) => {
+    const box = await page.locator(`[data-square="${sq}"]`).boundingBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  const [g1, f3] = [await centre("g1"), await centre("f3")];
+  await page.mouse.move(...g1);
+  await page.mouse.down();
+  await page.mouse.move(...f3, { steps: 8 });
+  assert.ok(await page.$(".ghost svg"), "the dragged piece follows the pointer");
+  await page.mouse.up();
   await page.waitForSelector(".sq.duckspot");
   assert.equal(await page.$(`[data-square="${duck}"].duckspot`), null, "the duck must move");
   const spot = await page.$eval(".sq.duckspot", (e) => e.dataset.square);
@@ -182,6 +189,37 @@ test("a pasted FEN where Black begins: the engine moves first when the person pl
   assert.equal(moves.length, 1);
   assert.match(await page.textContent("#moves"), /^1…/);
   await page.fill("#fen-input", "");
+});
+
+/** Starts a game of `variant` from `fen`, the person playing `human`. */
+async function fromFen(variant, fen, human = "w") {
+  await newGame(variant, { human });
+  await page.fill("#fen-input", fen);
+  const id = await page.getAttribute("body", "data-game");
+  await page.click("#new-game");
+  await page.waitForFunction((id) => document.body.dataset.game !== id
+      && document.body.dataset.busy === "false", id);
+  await page.fill("#fen-input", "");
+}
+
+test("chess promotion asks for the piece; a capture of the Jarkhan ends skak with its reason", async () => {
+  // (a rook too, so that king and knight against king is not a draw at once)
+  await fromFen("chess", "7R/P7/8/8/8/8/8/k6K w - - 0 1");
+  await page.click('[data-square="a7"]');
+  await page.click('[data-square="a8"]');
+  await page.waitForSelector("#promo.show");
+  assert.equal(await page.$$eval("#promo button", (e) => e.length), 4);
+  await page.click('#promo button[title="n"]');
+  await waitForPlies(2);
+  assert.equal((await moveList())[0], "a7a8n");
+  assert.equal(await pieceAt("a8"), "N");
+
+  await fromFen("skak", "3k3/7/7/7/7/7/3QK2 w - - 0 1");
+  await page.click('[data-square="d1"]');
+  await page.click('[data-square="d7"]');
+  await page.waitForSelector("#status.over");
+  assert.equal(await page.textContent("#status"), "White wins — jarkhan captured (1-0)");
+  await page.screenshot({ path: path.join(shots, "skak-result.png") });
 });
 
 test("the page raised no script errors", () => {
