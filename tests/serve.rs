@@ -274,6 +274,20 @@ fn the_game_ends_with_its_reason_and_the_pgn_says_so() {
     );
     assert_eq!(state["result"]["reason"], "king captured");
     assert_eq!(state["result"]["winner"], "w");
+    // Jetan: a Panthan takes the Princess; Black's engine reply is refused.
+    let fen = "5k4/10/10/10/10/10/4q5/4P5/10/4K4Q w - 0 1";
+    let (id, state) = new_game(json!({"variant": "jetan", "fen": fen}));
+    assert!(state["result"].is_null());
+    let (_, state) = call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "e3e4"})),
+    );
+    assert_eq!(
+        state["result"],
+        json!({"winner": "w", "reason": "princess captured", "pgn": "1-0"})
+    );
+    assert_error("POST", &format!("/api/games/{id}/engine"), Some("{}"), 409);
 }
 
 #[test]
