@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -220,6 +220,16 @@ test("chess promotion asks for the piece; a capture of the Jarkhan ends skak wit
   await page.waitForSelector("#status.over");
   assert.equal(await page.textContent("#status"), "White wins — jarkhan captured (1-0)");
   await page.screenshot({ path: path.join(shots, "skak-result.png") });
+  // Download PGN: the match runner's PGN, with the result and its reason.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#pgn")]);
+  const pgn = readFileSync(await download.path(), "utf8");
+  assert.match(pgn, /\[Termination "jarkhan captured"\]/);
+  assert.match(pgn, /1\. d1d7 1-0/);
+  // Flip: files run g..a, ranks 1..7 from the top.
+  await page.click("#flip");
+  assert.equal(await page.$eval("#files .coord", (e) => e.textContent), "g");
+  assert.equal(await page.$eval("#ranks .coord", (e) => e.textContent), "1");
+  assert.equal(await page.$eval("#board .sq", (e) => e.dataset.square), "g1");
 });
 
 test("the page raised no script errors", () => {
