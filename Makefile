@@ -2,7 +2,11 @@
 EXE ?= thoat
 CARGO ?= cargo
 
-.PHONY: build test lint perft-bench bench clean
+# The browser test (tests/browser): Debian's Chromium driven by playwright-core.
+CHROMIUM ?= /usr/bin/chromium
+BROWSER_TEST_DIR := tests/browser
+
+.PHONY: build test lint perft-bench bench clean test-browser
 
 build:
 	$(CARGO) build --release
@@ -12,6 +16,23 @@ test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
+	@# The browser test runs where Node and Chromium are present, and always where
+	@# REQUIRE_BROWSER_TEST=1 (CI), which then fails if it cannot run.
+	@if [ "$(REQUIRE_BROWSER_TEST)" = "1" ] || { command -v node >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; }; then \
+		$(MAKE) --no-print-directory test-browser; \
+	else \
+		echo "make test: browser test not run: it needs node and $(CHROMIUM) (make test-browser)"; \
+	fi
+
+# Plays the `thoat serve` board in headless Chromium; screenshots go to target/screenshots/.
+test-browser:
+	@command -v node >/dev/null 2>&1 || { echo "test-browser: node is missing" >&2; exit 1; }
+	@[ -x "$(CHROMIUM)" ] || { echo "test-browser: $(CHROMIUM) is missing (apt-get install chromium)" >&2; exit 1; }
+	$(CARGO) build
+	@if [ ! -d $(BROWSER_TEST_DIR)/node_modules/playwright-core ]; then \
+		cd $(BROWSER_TEST_DIR) && npm ci --no-audit --no-fund; \
+	fi
+	cd $(BROWSER_TEST_DIR) && THOAT_BIN="$(CURDIR)/target/debug/thoat" CHROMIUM="$(CHROMIUM)" node --test board.test.mjs
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -45,6 +45,15 @@ enum Command {
         #[arg(long, short = 'd')]
         depth: Option<i32>,
     },
+    /// Serve a board in the browser for all five games (page and JSON API).
+    Serve {
+        /// The TCP port (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on; 127.0.0.1 keeps the board on this machine.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -104,5 +113,12 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Serve { port, host }) => match thoat::tools::serve::run(&host, port) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("thoat: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }

@@ -78,6 +78,12 @@ pub struct Jetan {
 }
 
 impl Jetan {
+    /// Whether `mv` (a legal move of some position) is the Princess's escape, so that a board
+    /// can offer and mark it as such.
+    pub fn is_escape(mv: Move) -> bool {
+        mv.kind() == ESCAPE
+    }
+
     #[inline(always)]
     fn occupied(&self) -> u128 {
         self.by_color[0] | self.by_color[1]

@@ -1,0 +1,371 @@
+//! One game on the board: the start position, the moves played, and everything the page
+//! asks of it, for any of the five games. Every rule question goes to the game's own code
+//! (`Game::generate`, `GameState::result`, the search); nothing here knows a rule.
+
+use crate::core::fen::parse_board;
+use crate::core::game::parse_move;
+use crate::core::{split_move_squares, square_name, Color, GameState, Move};
+use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND};
+use crate::tools::pgn::PgnGame;
+use crate::variants::{Jetan, Variant};
+use serde_json::{json, Value};
+use std::any::Any;
+use std::sync::{Arc, Mutex};
+
+/// The most plies one game may hold (a bound on memory per game; far beyond any real game).
+pub const MAX_PLIES: usize = 2_000;
+/// The longest engine think accepted, in milliseconds.
+pub const MAX_MOVETIME_MS: u64 = 30_000;
+/// The deepest engine search accepted (also bounded by [`MAX_MOVETIME_MS`]).
+pub const MAX_DEPTH: i32 = 40;
+/// Transposition table per engine reply, in MiB: small, since games are many and replies short.
+const ENGINE_HASH_MB: usize = 8;
+
+/// How hard the engine thinks for one reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// A fixed time in milliseconds.
+    Movetime(u64),
+    /// A fixed depth in plies (still stopped after [`MAX_MOVETIME_MS`]).
+    Depth(i32),
+}
+
+/// What the page can do with a game, whatever game it is.
+pub trait Session: Send {
+    /// The game's name.
+    fn variant(&self) -> Variant;
+    /// The game as JSON: board, FEN, moves, result (see the README's API table).
+    fn state(&self) -> Value;
+    /// The legal moves of the piece on `from` (a square name), or an error for a bad square.
+    fn moves_from(&self, from: &str) -> Result<Value, String>;
+    /// Whether the game has ended (`GameState::result()` says so).
+    fn is_over(&self) -> bool;
+    /// Plays a move given in protocol notation; on error nothing changes.
+    fn play(&mut self, text: &str) -> Result<(), String>;
+    /// Takes back up to `plies` plies; returns how many were taken back.
+    fn undo(&mut self, plies: usize) -> usize;
+    /// Lets the engine choose and play a move; returns the move, score, depth and PV.
+    fn engine(&mut self, strength: Strength) -> Result<Value, String>;
+    /// The game as PGN (the same writer as the match runner).
+    fn pgn(&self) -> String;
+}
+
+/// A game of type `G` on the board.
+pub struct Board<G: SearchGame> {
+    variant: Variant,
+    start: GameState<G>,
+    game: GameState<G>,
+    moves: Vec<Move>,
+    texts: Vec<String>,
+    /// Each move played as [`Board::describe`] gave it (the page marks the last one).
+    details: Vec<Value>,
+    /// The side the person plays, as the page chose it (the page asks the engine for the
+    /// other side's moves).
+    human: Color,
+}
+
+impl<G: SearchGame> Board<G> {
+    /// A game from `fen` (or the start position) with the person playing `human`.
+    pub fn new(variant: Variant, fen: Option<&str>, human: Color) -> Result<Board<G>, String> {
+        let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+        let position = G::from_fen(fen.unwrap_or(G::START_FEN))
+            .map_err(|e| format!("bad FEN for {}: {e}", variant.name()))?;
+        let start = GameState::new(position);
+        Ok(Board {
+            variant,
+            game: start.clone(),
+            start,
+            moves: Vec::new(),
+            texts: Vec::new(),
+            details: Vec::new(),
+            human,
+        })
+    }
+
+    /// Describes one legal move for the page: its squares, promotion, duck square, escape.
+    fn describe(&self, mv: Move) -> Value {
+        let text = self.game.position.move_text(mv);
+        let (from, to, rest) = split_move_squares(&text, G::WIDTH, G::HEIGHT)
+            .map(|(f, t, r)| (square_name(f.0, f.1), square_name(t.0, t.1), r.to_string()))
+            .unwrap_or_default();
+        // The rest is `[promotion][,<to><duck>]` (RULES.md's notation).
+        let (promotion, duck_part) = match rest.split_once(',') {
+            Some((p, d)) => (p.to_string(), Some(d.to_string())),
+            None => (rest.clone(), None),
+        };
+        let duck = duck_part
+            .as_deref()
+            .and_then(|d| split_move_squares(d, G::WIDTH, G::HEIGHT))
+            .map(|(_, duck, _)| square_name(duck.0, duck.1));
+        let escape = (&self.game.position as &dyn Any).is::<Jetan>() && Jetan::is_escape(mv);
+        json!({
+            "text": text,
+            "from": from,
+            "to": to,
+            "promotion": if promotion.is_empty() { Value::Null } else { Value::from(promotion) },
+            "duck": duck,
+            "escape": escape,
+        })
+    }
+
+    fn legal(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.game.position.generate(&mut moves);
+        moves
+    }
+
+    fn replay(&mut self, keep: usize) {
+        let mut game = self.start.clone();
+        for &mv in &self.moves[..keep] {
+            game.play(mv);
+        }
+        self.game = game;
+        self.moves.truncate(keep);
+        self.texts.truncate(keep);
+        self.details.truncate(keep);
+    }
+
+    fn fullmove_of(fen: &str) -> u32 {
+        fen.split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+    }
+}
+
+fn color_text(color: Color) -> &'static str {
+    match color {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// The score of the side to move as the page shows it: from White's point of view, in
+/// pawns (`+0.35`) or as a mate (`#3`, `#-2`).
+fn eval_text(score: i32, side: Color) -> String {
+    let white = if side == Color::White { score } else { -score };
+    if white.abs() >= MATE_BOUND {
+        let plies = crate::search::MATE - white.abs();
+        let moves = (plies + 1) / 2;
+        if white > 0 {
+            format!("#{moves}")
+        } else {
+            format!("#-{moves}")
+        }
+    } else {
+        format!("{:+.2}", white as f64 / 100.0)
+    }
+}
+
+impl<G: SearchGame> Session for Board<G> {
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn state(&self) -> Value {
+        let fen = self.game.position.fen();
+        let board_field = fen.split_whitespace().next().unwrap_or("");
+        let pieces: Vec<Value> = parse_board(board_field, G::WIDTH, G::HEIGHT)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(file, rank, letter)| {
+                json!({"square": square_name(file, rank), "piece": letter.to_string()})
+            })
+            .collect();
+        let result = self.game.result().map(|r| {
+            json!({
+                "winner": r.winner.map(color_text),
+                "reason": r.reason,
+                "pgn": r.pgn(),
+            })
+        });
+        json!({
+            "variant": self.variant.name(),
+            "width": G::WIDTH,
+            "height": G::HEIGHT,
+            "fen": fen,
+            "start_fen": self.start.position.fen(),
+            "side_to_move": color_text(self.game.position.side_to_move()),
+            "human": color_text(self.human),
+            "first_to_move": color_text(self.start.position.side_to_move()),
+            "first_move_number": Self::fullmove_of(&self.start.position.fen()),
+            "pieces": pieces,
+            "moves": self.texts,
+            "last_move": self.details.last(),
+            "result": result,
+        })
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.result().is_some()
+    }
+
+    fn moves_from(&self, from: &str) -> Result<Value, String> {
+        let square = crate::core::parse_square(from, G::WIDTH, G::HEIGHT).ok_or_else(|| {
+            format!(
+                "bad square '{}' for a {}x{} board",
+                from.escape_debug(),
+                G::WIDTH,
+                G::HEIGHT
+            )
+        })?;
+        let name = square_name(square.0, square.1);
+        let moves: Vec<Value> = self
+            .legal()
+            .into_iter()
+            .map(|mv| self.describe(mv))
+            .filter(|m| m["from"] == name.as_str())
+            .collect();
+        Ok(json!({"from": name, "moves": moves}))
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        if let Some(result) = self.game.result() {
+            return Err(format!("the game is over ({})", result.reason));
+        }
+        if self.moves.len() >= MAX_PLIES {
+            return Err(format!("a game may hold at most {MAX_PLIES} plies"));
+        }
+        let mv = parse_move(&self.game.position, text)?;
+        self.details.push(self.describe(mv));
+        self.game.play(mv);
+        self.moves.push(mv);
+        self.texts.push(text.to_string());
+        Ok(())
+    }
+
+    fn undo(&mut self, plies: usize) -> usize {
+        let taken = plies.min(self.moves.len());
+        self.replay(self.moves.len() - taken);
+        taken
+    }
+
+    fn engine(&mut self, strength: Strength) -> Result<Value, String> {
+        if let Some(result) = self.game.result() {
+            return Err(format!("the game is over ({})", result.reason));
+        }
+        if self.moves.len() >= MAX_PLIES {
+            return Err(format!("a game may hold at most {MAX_PLIES} plies"));
+        }
+        let limits = match strength {
+            Strength::Movetime(ms) => Limits {
+                movetime: Some(ms.clamp(1, MAX_MOVETIME_MS)),
+                ..Limits::default()
+            },
+            Strength::Depth(depth) => Limits {
+                depth: Some(depth.clamp(1, MAX_DEPTH)),
+                movetime: Some(MAX_MOVETIME_MS),
+                ..Limits::default()
+            },
+        };
+        let side = self.game.position.side_to_move();
+        let clock = Clock::new(&limits, side.index(), 0);
+        let shared = Shared::new(ENGINE_HASH_MB);
+        let settings = Settings {
+            threads: 1,
+            multipv: 1,
+        };
+        // The search reports `info ... pv <moves>` lines; the last one holds the PV.
+        let last_pv: Arc<Mutex<String>> = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&last_pv);
+        let reporter: Reporter = Arc::new(move |line: &str| {
+            if let Some((_, pv)) = line.split_once(" pv ") {
+                *sink.lock().unwrap_or_else(|p| p.into_inner()) = pv.to_string();
+            }
+        });
+        let outcome = search(
+            &self.game, &limits, &settings, &clock, &shared, None, &reporter,
+        );
+        let best = outcome
+            .best
+            .ok_or_else(|| "the engine found no legal move".to_string())?;
+        let described = self.describe(best);
+        let text = self.game.position.move_text(best);
+        let pv_text = last_pv.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut pv: Vec<String> = pv_text.split_whitespace().map(str::to_string).collect();
+        if pv.first() != Some(&text) {
+            pv = vec![text.clone()];
+        }
+        self.details.push(described.clone());
+        self.game.play(best);
+        self.moves.push(best);
+        self.texts.push(text.clone());
+        Ok(json!({
+            "move": described,
+            "score": crate::search::score_text(outcome.score),
+            "eval": eval_text(outcome.score, side),
+            "depth": outcome.depth,
+            "nodes": outcome.nodes,
+            "pv": pv,
+        }))
+    }
+
+    fn pgn(&self) -> String {
+        let start_fen = self.start.position.fen();
+        let human = if self.human == Color::White {
+            ("Human", "thoat")
+        } else {
+            ("thoat", "Human")
+        };
+        let result = self.game.result();
+        PgnGame {
+            tags: vec![
+                ("Event".into(), "thoat serve".into()),
+                ("White".into(), human.0.into()),
+                ("Black".into(), human.1.into()),
+            ],
+            variant: self.variant.name().into(),
+            setup_fen: (start_fen != G::START_FEN).then(|| start_fen.clone()),
+            first_to_move: Some(self.start.position.side_to_move()),
+            first_move_number: Self::fullmove_of(&start_fen),
+            moves: self.texts.clone(),
+            result: result.map_or("*".to_string(), |r| r.pgn().to_string()),
+            termination: result.map(|r| r.reason.to_string()),
+        }
+        .to_pgn()
+    }
+}
+
+/// A new game of `variant` from `fen` (or the start), the person playing `human`.
+pub fn new_session(
+    variant: Variant,
+    fen: Option<&str>,
+    human: Color,
+) -> Result<Box<dyn Session>, String> {
+    crate::with_game!(variant, G => Ok(Box::new(Board::<G>::new(variant, fen, human)?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_text_is_from_whites_view() {
+        assert_eq!(eval_text(35, Color::White), "+0.35");
+        assert_eq!(eval_text(35, Color::Black), "-0.35");
+        assert_eq!(eval_text(crate::search::MATE - 1, Color::White), "#1");
+        assert_eq!(eval_text(crate::search::MATE - 3, Color::Black), "#-2");
+    }
+
+    #[test]
+    fn duck_moves_split_into_piece_move_and_duck_square() {
+        let board = new_session(Variant::Duck, None, Color::White).unwrap();
+        let moves = board.moves_from("e2").unwrap();
+        let list = moves["moves"].as_array().unwrap();
+        // Two pawn moves times 32 empty squares (RULES.md: the square left counts as empty).
+        assert_eq!(list.len(), 64);
+        assert!(list
+            .iter()
+            .any(|m| m["text"] == "e2e4,e4d5" && m["to"] == "e4" && m["duck"] == "d5"));
+    }
+
+    #[test]
+    fn undo_replays_to_the_same_fen() {
+        let mut board = new_session(Variant::Jetan, None, Color::White).unwrap();
+        let start = board.state()["fen"].clone();
+        board.play("b2b3").unwrap();
+        assert_ne!(board.state()["fen"], start);
+        assert_eq!(board.undo(5), 1);
+        assert_eq!(board.state()["fen"], start);
+    }
+}
