@@ -1,0 +1,296 @@
+//! Reading analysis input: one position per line, as a FEN of the game or an EPD record
+//! (the position followed by operations such as `bm e2e4; id "x";`).
+//!
+//! Each game has its own FEN fields (RULES.md), so the split between position and operations
+//! is not a fixed field count: the position is the longest prefix of whitespace-separated
+//! fields (at most 6) that the game's `from_fen` accepts — every game fills omitted trailing
+//! fields with neutral defaults — and the rest must be well-formed EPD operations.
+
+use crate::core::game::parse_move;
+use crate::core::{Game, Move};
+
+/// The most FEN fields any game has (chess: board side castling ep halfmove fullmove).
+const MAX_FEN_FIELDS: usize = 6;
+
+/// One EPD operation: an opcode and its operands (quoted strings unquoted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// The opcode, e.g. `bm`.
+    pub opcode: String,
+    /// The operands in order.
+    pub operands: Vec<String>,
+}
+
+/// One position to analyse.
+#[derive(Clone, Debug)]
+pub struct Entry<G> {
+    /// The line number in the input, from 1.
+    pub line: usize,
+    /// The `id` operation, if any.
+    pub id: Option<String>,
+    /// The position.
+    pub position: G,
+    /// `bm`: the best moves (empty when absent).
+    pub best: Vec<Move>,
+    /// `am`: the moves to avoid (empty when absent).
+    pub avoid: Vec<Move>,
+}
+
+impl<G> Entry<G> {
+    /// Whether this line is a test (has `bm` or `am`), so that a result can be judged.
+    pub fn is_test(&self) -> bool {
+        !self.best.is_empty() || !self.avoid.is_empty()
+    }
+
+    /// Whether `mv` solves the test: one of the `bm` moves (if any) and none of the `am`.
+    pub fn solved_by(&self, mv: Option<Move>) -> bool {
+        match mv {
+            None => false,
+            Some(mv) => {
+                (self.best.is_empty() || self.best.contains(&mv)) && !self.avoid.contains(&mv)
+            }
+        }
+    }
+}
+
+/// What one input line holds.
+#[derive(Debug)]
+pub enum Line<G> {
+    /// Blank or a `#` comment.
+    Skip,
+    /// A position to analyse.
+    Position(Box<Entry<G>>),
+}
+
+/// Parses one input line (`number` counts from 1). Errors are one sentence, without the
+/// line number (the caller adds it).
+pub fn parse_line<G: Game>(text: &str, number: usize) -> Result<Line<G>, String> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(Line::Skip);
+    }
+    let (position, rest) = split_position::<G>(text)?;
+    let operations = parse_operations(rest)?;
+    let mut entry = Entry {
+        line: number,
+        id: None,
+        position,
+        best: Vec::new(),
+        avoid: Vec::new(),
+    };
+    for op in operations {
+        match op.opcode.as_str() {
+            "id" => entry.id = op.operands.first().cloned(),
+            "bm" | "am" => {
+                if op.operands.is_empty() {
+                    return Err(format!("'{}' without a move", op.opcode));
+                }
+                let mut moves = Vec::new();
+                for text in &op.operands {
+                    moves.push(parse_move(&entry.position, text).map_err(|e| {
+                        format!("{} move: {e} (moves are in the game's notation, e.g. e2e4)", op.opcode)
+                    })?);
+                }
+                if op.opcode == "bm" {
+                    entry.best.extend(moves);
+                } else {
+                    entry.avoid.extend(moves);
+                }
+            }
+            // Other operations (c0, acd, hmvc, ...) are allowed and ignored.
+            _ => {}
+        }
+    }
+    Ok(Line::Position(Box::new(entry)))
+}
+
+/// Splits a line into the game's position and the text of the operations after it.
+fn split_position<G: Game>(text: &str) -> Result<(G, &str), String> {
+    // Byte offsets where each whitespace-separated field ends.
+    let mut ends = Vec::new();
+    let mut in_field = false;
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            if in_field {
+                ends.push(i);
+            }
+            in_field = false;
+        } else {
+            in_field = true;
+        }
+        if ends.len() == MAX_FEN_FIELDS {
+            break;
+        }
+    }
+    if in_field && ends.len() < MAX_FEN_FIELDS {
+        ends.push(text.len());
+    }
+    let mut longest_error = None;
+    for &end in ends.iter().rev() {
+        match G::from_fen(&text[..end]) {
+            Ok(position) => {
+                let rest = &text[end..];
+                return match parse_operations(rest) {
+                    Ok(_) => Ok((position, rest)),
+                    // The operations do not parse: a longer prefix was meant to be the FEN
+                    // (a broken castling field, say), and its error says what is wrong.
+                    Err(e) => Err(longest_error.unwrap_or(e)),
+                };
+            }
+            Err(e) => {
+                if longest_error.is_none() {
+                    longest_error = Some(format!("bad {} FEN: {e}", G::NAME));
+                }
+                // The board and side alone must parse; their error is the precise one.
+                if ends.len() >= 2 && end == ends[1] {
+                    return Err(format!("bad {} FEN: {e}", G::NAME));
+                }
+            }
+        }
+    }
+    Err(longest_error.unwrap_or_else(|| "no FEN".to_string()))
+}
+
+/// Parses EPD operations: `opcode operand ... ;`, the last `;` optional. Opcodes start with
+/// a lowercase letter and hold letters, digits and `_`; operands are words or `"..."`
+/// strings (which may contain spaces and `;`).
+pub fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
+    let mut ops = Vec::new();
+    let mut chars = text.trim().chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            return Ok(ops);
+        }
+        let mut opcode = String::new();
+        while let Some(&c) = chars.peek() {
+            if c.is_whitespace() || c == ';' {
+                break;
+            }
+            opcode.push(c);
+            chars.next();
+        }
+        let valid = opcode.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && opcode
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && opcode.len() <= 15;
+        if !valid {
+            return Err(format!(
+                "'{}' is not an EPD opcode",
+                opcode.escape_debug()
+            ));
+        }
+        let mut operands = Vec::new();
+        loop {
+            while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                chars.next();
+            }
+            match chars.peek() {
+                None => break,
+                Some(';') => {
+                    chars.next();
+                    break;
+                }
+                Some('"') => {
+                    chars.next();
+                    let mut s = String::new();
+                    let mut closed = false;
+                    for c in chars.by_ref() {
+                        if c == '"' {
+                            closed = true;
+                            break;
+                        }
+                        s.push(c);
+                    }
+                    if !closed {
+                        return Err(format!("unterminated string in '{opcode}'"));
+                    }
+                    operands.push(s);
+                }
+                Some(_) => {
+                    let mut s = String::new();
+                    while let Some(&c) = chars.peek() {
+                        if c.is_whitespace() || c == ';' {
+                            break;
+                        }
+                        s.push(c);
+                        chars.next();
+                    }
+                    operands.push(s);
+                }
+            }
+        }
+        ops.push(Operation { opcode, operands });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Chess, Jetan, Skak};
+
+    fn entry<G: Game>(text: &str) -> Entry<G> {
+        match parse_line::<G>(text, 1) {
+            Ok(Line::Position(e)) => *e,
+            Ok(Line::Skip) => panic!("skipped: {text}"),
+            Err(e) => panic!("{text}: {e}"),
+        }
+    }
+
+    #[test]
+    fn four_field_epd_with_operations() {
+        let e = entry::<Chess>(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e4 d2d4; am g1h3; id \"start; x\";",
+        );
+        assert_eq!(e.id.as_deref(), Some("start; x"));
+        assert_eq!(e.best.len(), 2);
+        assert_eq!(e.avoid.len(), 1);
+        assert!(e.position.fen().ends_with("KQkq - 0 1"));
+    }
+
+    #[test]
+    fn full_fen_of_each_game_and_plain_fen_lines() {
+        let e = entry::<Jetan>(&format!("{} bm e2e3; id \"j\"", Jetan::START_FEN));
+        assert_eq!(e.position.fen(), Jetan::START_FEN);
+        assert_eq!(e.id.as_deref(), Some("j"));
+        let e = entry::<Skak>(Skak::START_FEN);
+        assert!(!e.is_test());
+        let e = entry::<Chess>("8/8/8/8/8/8/8/K6k b");
+        assert_eq!(e.position.fen(), "8/8/8/8/8/8/8/K6k b - - 0 1");
+    }
+
+    #[test]
+    fn errors_name_the_real_problem() {
+        let bad = |t: &str| match parse_line::<Chess>(t, 1) {
+            Err(e) => e,
+            Ok(_) => panic!("accepted: {t}"),
+        };
+        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -").contains("FEN"));
+        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - bm e2e4;")
+            .contains("FEN"));
+        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e5;")
+            .contains("illegal"));
+        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - bm;").contains("bm"));
+        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - id \"x").contains("string"));
+        assert!(bad("hello").contains("FEN"));
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped() {
+        assert!(matches!(parse_line::<Chess>("  ", 1), Ok(Line::Skip)));
+        assert!(matches!(parse_line::<Chess>("# x", 1), Ok(Line::Skip)));
+    }
+
+    #[test]
+    fn solved_needs_a_bm_move_and_no_am_move() {
+        let e = entry::<Chess>(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e4; am d2d4;",
+        );
+        assert!(e.solved_by(e.best.first().copied()));
+        assert!(!e.solved_by(e.avoid.first().copied()));
+        assert!(!e.solved_by(None));
+    }
+}
