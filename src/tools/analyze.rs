@@ -214,8 +214,7 @@ fn analyse<G: SearchGame>(
     // which positions before, so runs are reproducible with any --jobs.
     shared.tt.clear();
     shared.stop.store(false, Ordering::Relaxed);
-    let lines: Arc<Mutex<Vec<Option<PvLine>>>> =
-        Arc::new(Mutex::new(vec![None; settings.multipv]));
+    let lines: Arc<Mutex<Vec<Option<PvLine>>>> = Arc::new(Mutex::new(vec![None; settings.multipv]));
     let sink = Arc::clone(&lines);
     let reporter: Reporter = Arc::new(move |info: &str| {
         if let Some((k, line)) = parse_info(info) {
@@ -329,11 +328,7 @@ fn write_summary(err: &mut dyn Write, s: &Summary, options: &Options) -> io::Res
     if s.tests > 0 {
         write!(err, ", solved {}/{}", s.solved, s.tests)?;
     }
-    writeln!(
-        err,
-        ", {} nodes, {} ms, {nps} nps",
-        s.nodes, s.millis
-    )
+    writeln!(err, ", {} nodes, {} ms, {nps} nps", s.nodes, s.millis)
 }
 
 #[cfg(test)]

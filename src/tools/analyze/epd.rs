@@ -87,8 +87,11 @@ pub fn parse_line<G: Game>(text: &str, number: usize) -> Result<Line<G>, String>
                 }
                 let mut moves = Vec::new();
                 for text in &op.operands {
-                    moves.push(parse_move(&entry.position, text).map_err(|e| {
-                        format!("{} move: {e} (moves are in the game's notation, e.g. e2e4)", op.opcode)
+                    moves.extend(epd_moves(&entry.position, text).map_err(|e| {
+                        format!(
+                            "{} move: {e} (moves are in the game's notation, e.g. e2e4)",
+                            op.opcode
+                        )
                     })?);
                 }
                 if op.opcode == "bm" {
@@ -102,6 +105,28 @@ pub fn parse_line<G: Game>(text: &str, number: usize) -> Result<Line<G>, String>
         }
     }
     Ok(Line::Position(Box::new(entry)))
+}
+
+/// The legal moves an EPD move operand names: the move in the game's notation, or, in duck
+/// chess, a piece move without its duck square (`d1h5`), which names that piece move with
+/// every duck square (where the duck goes does not matter for a king capture, say).
+fn epd_moves<G: Game>(position: &G, text: &str) -> Result<Vec<Move>, String> {
+    match parse_move(position, text) {
+        Ok(mv) => Ok(vec![mv]),
+        Err(e) => {
+            let mut moves = Vec::new();
+            position.generate(&mut moves);
+            moves.retain(|&m| {
+                let full = position.move_text(m);
+                full.split_once(',').is_some_and(|(piece, _)| piece == text)
+            });
+            if moves.is_empty() {
+                Err(e)
+            } else {
+                Ok(moves)
+            }
+        }
+    }
 }
 
 /// Splits a line into the game's position and the text of the operations after it.
@@ -132,9 +157,13 @@ fn split_position<G: Game>(text: &str) -> Result<(G, &str), String> {
                 let rest = &text[end..];
                 return match parse_operations(rest) {
                     Ok(_) => Ok((position, rest)),
-                    // The operations do not parse: a longer prefix was meant to be the FEN
-                    // (a broken castling field, say), and its error says what is wrong.
-                    Err(e) => Err(longest_error.unwrap_or(e)),
+                    // Operations that do not even start with an opcode: a longer prefix was
+                    // meant to be the FEN (a broken castling field, say), and its error says
+                    // what is wrong.
+                    Err(e) if !rest.split_whitespace().next().is_some_and(is_opcode) => {
+                        Err(longest_error.unwrap_or(e))
+                    }
+                    Err(e) => Err(e),
                 };
             }
             Err(e) => {
@@ -151,9 +180,17 @@ fn split_position<G: Game>(text: &str) -> Result<(G, &str), String> {
     Err(longest_error.unwrap_or_else(|| "no FEN".to_string()))
 }
 
+/// Whether `word` is an EPD opcode: a lowercase letter, then up to 14 letters, digits or `_`.
+fn is_opcode(word: &str) -> bool {
+    let word = word.strip_suffix(';').unwrap_or(word);
+    word.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && word.len() <= 15
+}
+
 /// Parses EPD operations: `opcode operand ... ;`, the last `;` optional. Opcodes start with
 /// a lowercase letter and hold letters, digits and `_`; operands are words or `"..."`
-/// strings (which may contain spaces and `;`).
+/// strings (which may contain spaces, `;`, and `\"` for a quote).
 pub fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
     let mut ops = Vec::new();
     let mut chars = text.trim().chars().peekable();
@@ -172,16 +209,8 @@ pub fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
             opcode.push(c);
             chars.next();
         }
-        let valid = opcode.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && opcode
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && opcode.len() <= 15;
-        if !valid {
-            return Err(format!(
-                "'{}' is not an EPD opcode",
-                opcode.escape_debug()
-            ));
+        if !is_opcode(&opcode) {
+            return Err(format!("'{}' is not an EPD opcode", opcode.escape_debug()));
         }
         let mut operands = Vec::new();
         loop {
@@ -198,12 +227,18 @@ pub fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
                     chars.next();
                     let mut s = String::new();
                     let mut closed = false;
-                    for c in chars.by_ref() {
-                        if c == '"' {
-                            closed = true;
-                            break;
+                    // `\"` and `\\` inside a string stand for `"` and `\` (as in PGN).
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => {
+                                closed = true;
+                                break;
+                            }
+                            '\\' if matches!(chars.peek(), Some('"' | '\\')) => {
+                                s.extend(chars.next());
+                            }
+                            c => s.push(c),
                         }
-                        s.push(c);
                     }
                     if !closed {
                         return Err(format!("unterminated string in '{opcode}'"));
@@ -269,13 +304,31 @@ mod tests {
             Ok(_) => panic!("accepted: {t}"),
         };
         assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -").contains("FEN"));
-        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - bm e2e4;")
-            .contains("FEN"));
-        assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e5;")
-            .contains("illegal"));
+        assert!(
+            bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - bm e2e4;").contains("FEN")
+        );
+        assert!(
+            bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e5;")
+                .contains("illegal")
+        );
         assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - bm;").contains("bm"));
         assert!(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - id \"x").contains("string"));
         assert!(bad("hello").contains("FEN"));
+    }
+
+    #[test]
+    fn duck_piece_moves_stand_for_every_duck_square() {
+        let e = entry::<crate::variants::Duck>(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e4; am g1h3,h3g5;",
+        );
+        // e2e4 with the duck on any of the 32 empty squares (e2 now empty, e4 taken).
+        assert_eq!(e.best.len(), 32);
+        assert_eq!(e.avoid.len(), 1);
+        assert!(parse_line::<crate::variants::Duck>(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e2e5;",
+            1
+        )
+        .is_err());
     }
 
     #[test]

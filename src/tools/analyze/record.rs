@@ -89,7 +89,10 @@ impl std::str::FromStr for Format {
         match s.to_ascii_lowercase().as_str() {
             "jsonl" | "json" => Ok(Format::Jsonl),
             "csv" => Ok(Format::Csv),
-            _ => Err(format!("unknown format '{}' (jsonl or csv)", s.escape_debug())),
+            _ => Err(format!(
+                "unknown format '{}' (jsonl or csv)",
+                s.escape_debug()
+            )),
         }
     }
 }
@@ -145,7 +148,9 @@ impl Record {
             format!("\"fen\":{}", json_string(&self.fen)),
             format!(
                 "\"bestmove\":{}",
-                self.bestmove.as_deref().map_or("null".to_string(), json_string)
+                self.bestmove
+                    .as_deref()
+                    .map_or("null".to_string(), json_string)
             ),
             format!(
                 "\"score\":{}",
@@ -211,7 +216,10 @@ mod tests {
 
     #[test]
     fn json_strings_escape_quotes_backslashes_and_controls() {
-        assert_eq!(json_string("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\u0001é\"");
+        assert_eq!(
+            json_string("a\"b\\c\nd\u{1}é"),
+            "\"a\\\"b\\\\c\\nd\\u0001é\""
+        );
     }
 
     #[test]
