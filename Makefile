@@ -2,7 +2,7 @@
 EXE ?= thoat
 CARGO ?= cargo
 
-.PHONY: build test lint perft-bench bench clean
+.PHONY: build test lint perft-bench bench criterion clean
 
 build:
 	$(CARGO) build --release
@@ -19,6 +19,15 @@ lint:
 
 perft-bench:
 	$(CARGO) bench --bench perft
+
+# The engine's own bench: fixed-depth search of every game, last line `<N> nodes <NPS> nps`.
+bench: build
+	./target/release/thoat bench
+
+# All criterion benchmarks (perft, search, move generation per game); reports in
+# target/criterion/.
+criterion:
+	$(CARGO) bench --bench perft --bench search --bench movegen
 
 clean:
 	$(CARGO) clean

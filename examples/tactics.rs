@@ -6,13 +6,17 @@
 //! - **win in 1**: exactly one piece move wins at once (captures the king, Jarkhan, Chief or
 //!   Princess, mates, or — in chaturanga — stalemates the opponent); in duck chess the duck
 //!   square of that move does not matter and the line's `bm` names the piece move alone;
-//! - **win in 2** (not duck chess, whose turns are too many to walk): no move wins at once
-//!   and exactly one move wins against every reply at the next turn;
+//! - **win in 2**: no move wins at once and exactly one piece move wins against every reply
+//!   at the next turn (in duck chess `bm` lists that piece move with every duck square that
+//!   wins);
 //!
-//! and the engine's search at `depth` with two lines finds no forced win in the second line
-//! (the best move is the only one that wins). For chess, every candidate must also be
-//! confirmed by Stockfish (`/usr/games/stockfish`, MultiPV 2): same best move, and the second
-//! line at least 300 cp worse (or the best a mate and the second no mate).
+//! and the engine's own search at `depth` with two lines agrees: its best move is the `bm`,
+//! with a winning score, and (but in duck chess, whose search looks at a selection of duck
+//! squares, so that its second line proves nothing) its second line is no forced win.
+//! Chess also takes **material wins**: the engine at depth 8 sees the best move at least
+//! 200 cp up and 300 cp better than the second. Every chess candidate must be confirmed by
+//! Stockfish (`/usr/games/stockfish`, depth 18, MultiPV 2): the same best move, and the second
+//! line at least 300 cp worse (or the best a mate and the second none).
 //!
 //! `cargo run --release --example tactics -- <game> <count> <seed> <depth>` prints EPD lines.
 
@@ -230,9 +234,18 @@ fn generate<G: SearchGame>(count: usize, seed: u64, depth: i32) {
     let quiet: Reporter = Arc::new(|_: &str| {});
     let mut games = 0;
     let duck = G::NAME == "duck";
-    let quota1 = if duck { count } else { count - count / 2 };
-    let quota2 = if duck { 0 } else { count / 2 };
-    while (in1.len() < quota1 || in2.len() < quota2) && games < 400 {
+    let quota1 = count - count / 2;
+    let quota2 = count / 2;
+    // Chess: mates are rare in these games, so up to a quarter of each mate kind and the
+    // rest material wins judged by Stockfish.
+    let chess = G::NAME == "chess";
+    let (quota1, quota2, quota3) = if chess {
+        (count / 4, count / 4, count)
+    } else {
+        (quota1, quota2, 0)
+    };
+    let mut in3 = Vec::new();
+    while in1.len() + in2.len() + in3.len() < count && games < 400 {
         games += 1;
         let mut pos = G::from_fen(G::START_FEN).unwrap();
         let mut history = GameState::new(pos.clone());
@@ -247,29 +260,65 @@ fn generate<G: SearchGame>(count: usize, seed: u64, depth: i32) {
                 let candidate = if w1.len() == 1 && in1.len() < quota1 {
                     Some((w1[0].clone(), "win in 1", &mut in1))
                 } else if w1.is_empty() && in2.len() < quota2 {
+                    // One piece move (in duck chess possibly with several duck squares, which
+                    // are all listed: there the duck square matters).
                     let w2 = wins_in_two(&pos);
-                    (w2.len() == 1).then(|| (w2[0].clone(), "win in 2", &mut in2))
+                    let mut pieces: Vec<String> = w2.iter().map(|t| piece_part_text(t)).collect();
+                    pieces.dedup();
+                    (pieces.len() == 1).then(|| (w2.join(" "), "win in 2", &mut in2))
                 } else {
                     None
                 };
+                let candidate = candidate.or_else(|| {
+                    if w1.is_empty() && in3.len() < quota3 {
+                        let (best, s1, s2) = engine_lines(&pos, 8)?;
+                        let s2 = s2?;
+                        ((200..MATE_BOUND).contains(&s1) && s1 - s2 >= 300).then_some((
+                            best,
+                            "wins material",
+                            &mut in3,
+                        ))
+                    } else {
+                        None
+                    }
+                });
                 if let Some((bm, what, list)) = candidate {
                     let fen = pos.fen();
                     let engine = engine_lines(&pos, depth);
                     let engine_ok = engine.as_ref().is_some_and(|(best, s1, s2)| {
-                        piece_part_text(best) == bm
-                            && *s1 >= MATE_BOUND
-                            && s2.is_none_or(|s| s < MATE_BOUND)
+                        bm.split(' ')
+                            .any(|b| b == best.as_str() || b == piece_part_text(best))
+                            && if what == "wins material" {
+                                clear_margin(*s1, *s2)
+                            } else {
+                                // Duck chess searches a selection of duck squares, so its
+                                // second line proves nothing: the walk above is the proof.
+                                *s1 >= MATE_BOUND && (duck || s2.is_none_or(|s| s < MATE_BOUND))
+                            }
                     });
-                    let sf_ok = G::NAME != "chess"
-                        || stockfish_lines(&fen)
-                            .is_some_and(|(best, s1, s2)| best == bm && clear_margin(s1, s2));
+                    let stockfish = if chess && engine_ok {
+                        stockfish_lines(&fen)
+                    } else {
+                        None
+                    };
+                    let sf_ok = !chess
+                        || stockfish.as_ref().is_some_and(|(best, s1, s2)| {
+                            *best == bm && clear_margin(*s1, *s2)
+                        });
                     if engine_ok && sf_ok {
                         let (_, s1, s2) = engine.unwrap();
+                        let sf = match stockfish {
+                            Some((_, a, b)) => format!(
+                                "; stockfish depth 18: {a} vs {}",
+                                b.map_or("none".to_string(), |s| s.to_string())
+                            ),
+                            None => String::new(),
+                        };
                         list.push(format!(
-                            "{fen} bm {bm}; c0 \"{what}; thoat depth {depth}: {s1} vs {}\";",
+                            "{fen} bm {bm}; c0 \"{what}; thoat depth {depth}: {s1} vs {}{sf}\";",
                             s2.map_or("none".to_string(), |s| s.to_string())
                         ));
-                        eprintln!("{} + {}", in1.len(), in2.len());
+                        eprintln!("{} + {} + {}", in1.len(), in2.len(), in3.len());
                     }
                 }
             }
@@ -294,7 +343,7 @@ fn generate<G: SearchGame>(count: usize, seed: u64, depth: i32) {
             pos.play(mv);
         }
     }
-    for (i, line) in in1.iter().chain(in2.iter()).enumerate() {
+    for (i, line) in in1.iter().chain(&in2).chain(&in3).enumerate() {
         let (head, tail) = line.split_once(" c0 ").unwrap();
         println!("{head} id \"{}.{:02}\"; c0 {tail}", G::NAME, i + 1);
     }
