@@ -302,9 +302,9 @@ fn generate<G: SearchGame>(count: usize, seed: u64, depth: i32) {
                         None
                     };
                     let sf_ok = !chess
-                        || stockfish.as_ref().is_some_and(|(best, s1, s2)| {
-                            *best == bm && clear_margin(*s1, *s2)
-                        });
+                        || stockfish
+                            .as_ref()
+                            .is_some_and(|(best, s1, s2)| *best == bm && clear_margin(*s1, *s2));
                     if engine_ok && sf_ok {
                         let (_, s1, s2) = engine.unwrap();
                         let sf = match stockfish {

@@ -128,6 +128,9 @@ fn run_game<G: SearchGame>(
         threads,
         multipv: options.multipv.max(1),
     };
+    if options.progress && total > 0 {
+        progress_bar(err, 0, total, start)?;
+    }
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<(usize, Record)>();
     let result = std::thread::scope(|scope| -> io::Result<()> {
@@ -157,10 +160,11 @@ fn run_game<G: SearchGame>(
             });
         }
         drop(sender);
-        // Records arrive in any order; each is written once all earlier ones are.
+        // Records arrive in any order; each is written once all earlier ones are. The
+        // receiver is moved in here so that a failed write drops it and the jobs stop.
         let mut pending = BTreeMap::new();
         let mut written = 0;
-        for (i, record) in receiver.iter() {
+        for (i, record) in receiver {
             pending.insert(i, record);
             while let Some(record) = pending.remove(&written) {
                 out.write_all(record.text(options.format).as_bytes())?;
@@ -292,14 +296,18 @@ fn progress_bar(err: &mut dyn Write, done: usize, total: usize, start: Instant) 
     const WIDTH: usize = 30;
     let filled = WIDTH * done / total.max(1);
     let elapsed = start.elapsed().as_secs_f64();
-    let eta = elapsed / done.max(1) as f64 * (total - done.min(total)) as f64;
+    // No estimate before the first position is done.
+    let eta = if done == 0 {
+        "-:--:--".to_string()
+    } else {
+        clock_text(elapsed / done as f64 * (total - done.min(total)) as f64)
+    };
     write!(
         err,
-        "\r[{}{}] {done}/{total} elapsed {} ETA {}  ",
+        "\r[{}{}] {done}/{total} elapsed {} ETA {eta}  ",
         "#".repeat(filled),
         ".".repeat(WIDTH - filled),
         clock_text(elapsed),
-        clock_text(eta)
     )?;
     err.flush()
 }
