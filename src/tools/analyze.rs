@@ -6,6 +6,7 @@
 
 pub mod epd;
 pub mod record;
+pub mod san;
 
 use crate::core::GameState;
 use crate::search::{score_text, search, Clock, Limits, Reporter, SearchGame, Settings, Shared};

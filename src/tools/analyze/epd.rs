@@ -107,9 +107,10 @@ pub fn parse_line<G: Game>(text: &str, number: usize) -> Result<Line<G>, String>
     Ok(Line::Position(Box::new(entry)))
 }
 
-/// The legal moves an EPD move operand names: the move in the game's notation, or, in duck
+/// The legal moves an EPD move operand names: the move in the game's notation; in duck
 /// chess, a piece move without its duck square (`d1h5`), which names that piece move with
-/// every duck square (where the duck goes does not matter for a king capture, say).
+/// every duck square (where the duck goes does not matter for a king capture, say); or SAN
+/// (`Nxf7+`), as published test suites write it.
 fn epd_moves<G: Game>(position: &G, text: &str) -> Result<Vec<Move>, String> {
     match parse_move(position, text) {
         Ok(mv) => Ok(vec![mv]),
@@ -120,11 +121,14 @@ fn epd_moves<G: Game>(position: &G, text: &str) -> Result<Vec<Move>, String> {
                 let full = position.move_text(m);
                 full.split_once(',').is_some_and(|(piece, _)| piece == text)
             });
-            if moves.is_empty() {
-                Err(e)
-            } else {
-                Ok(moves)
+            if !moves.is_empty() {
+                return Ok(moves);
             }
+            // A text of the game's own move form that is not legal keeps that error.
+            if crate::core::split_move_squares(text, G::WIDTH, G::HEIGHT).is_some() {
+                return Err(e);
+            }
+            super::san::san_moves(position, text)
         }
     }
 }
