@@ -336,6 +336,29 @@ mod tests {
     }
 
     #[test]
+    fn odd_lines_give_errors_not_panics() {
+        let odd = [
+            "w",
+            "8/8/8/8/8/8/8/K6k w - - bm",
+            "8/8/8/8/8/8/8/K6k w - - bm \u{e9}4; id \"\u{e9}\\\";",
+            "8/8/8/8/8/8/8/K6k w - - bm =Q; am O-O-O-O;",
+            "8/8/8/8/8/8/8/K6k w - - bm Kxa9 K1 x 0-0; ;;",
+            "8/8/8/8/8/8/8/K6k w - - ; bm a1a2",
+            "\u{0}\u{1} \u{7f}",
+            "10/10/10/10/10/10/10/10/10/10 w Qq 0 1 bm a10a11;",
+        ];
+        for line in odd {
+            let _ = parse_line::<Chess>(line, 1);
+            let _ = parse_line::<Jetan>(line, 1);
+            let _ = parse_line::<Skak>(line, 1);
+            let _ = parse_line::<crate::variants::Duck>(line, 1);
+            let _ = parse_line::<crate::variants::Chaturanga>(line, 1);
+        }
+        assert!(parse_line::<Chess>(odd[1], 1).is_err());
+        assert!(parse_line::<Chess>(odd[4], 1).is_err());
+    }
+
+    #[test]
     fn comments_and_blank_lines_are_skipped() {
         assert!(matches!(parse_line::<Chess>("  ", 1), Ok(Line::Skip)));
         assert!(matches!(parse_line::<Chess>("# x", 1), Ok(Line::Skip)));
