@@ -6,7 +6,7 @@ CARGO ?= cargo
 CHROMIUM ?= /usr/bin/chromium
 BROWSER_TEST_DIR := tests/browser
 
-.PHONY: build test lint perft-bench bench clean test-browser
+.PHONY: build test lint perft-bench bench criterion clean test-browser
 
 build:
 	$(CARGO) build --release
@@ -40,6 +40,15 @@ lint:
 
 perft-bench:
 	$(CARGO) bench --bench perft
+
+# The engine's own bench: fixed-depth search of every game, last line `<N> nodes <NPS> nps`.
+bench: build
+	./target/release/thoat bench
+
+# All criterion benchmarks (perft, search, move generation per game); reports in
+# target/criterion/.
+criterion:
+	$(CARGO) bench --bench perft --bench search --bench movegen
 
 clean:
 	$(CARGO) clean

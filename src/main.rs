@@ -54,6 +54,48 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
     },
+    /// Search every position of a FEN list or EPD file and write one record per position
+    /// (JSON lines or CSV); EPD `bm`/`am` lines are judged and the solved ones counted.
+    #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
+    Analyze(AnalyzeArgs),
+}
+
+/// The arguments of `thoat analyze`.
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// The game: chess, duck, chaturanga, skak or jetan.
+    #[arg(long, short = 'v', default_value = "chess")]
+    variant: Variant,
+    /// One FEN or EPD line per position (`-`: standard input).
+    #[arg(long, short = 'i')]
+    input: std::path::PathBuf,
+    /// Search each position to this depth.
+    #[arg(long, short = 'd')]
+    depth: Option<i32>,
+    /// Search each position this many milliseconds (the default: 1000).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search each position this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Lines per position (JSON field `multipv`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    multipv: u16,
+    /// Threads in all, split evenly among the jobs.
+    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Hash table MiB in all, split evenly among the jobs.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    /// Positions searched at the same time.
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: u16,
+    /// `jsonl` (one JSON object per line) or `csv`.
+    #[arg(long, default_value = "jsonl")]
+    format: thoat::tools::analyze::Format,
+    /// Write the records here instead of standard output.
+    #[arg(long, short = 'o')]
+    output: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -120,5 +162,53 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Analyze(args)) => match analyze(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("thoat: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// `thoat analyze`: reads the input, opens the output and runs the analysis.
+fn analyze(args: AnalyzeArgs) -> Result<(), String> {
+    use std::io::{IsTerminal, Read};
+    use thoat::tools::analyze::{run, Limit, Options};
+    let limit = match (args.depth, args.movetime, args.nodes) {
+        (Some(d), _, _) => Limit::Depth(d),
+        (_, _, Some(n)) => Limit::Nodes(n),
+        (_, Some(ms), _) => Limit::MoveTime(ms),
+        (None, None, None) => Limit::MoveTime(1000),
+    };
+    let mut input = Vec::new();
+    let name = args.input.display();
+    if args.input.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut input)
+    } else {
+        std::fs::File::open(&args.input).and_then(|mut f| f.read_to_end(&mut input))
+    }
+    .map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let stderr = std::io::stderr();
+    let options = Options {
+        variant: args.variant,
+        limit,
+        multipv: args.multipv.into(),
+        threads: args.threads.into(),
+        hash_mb: args.hash as usize,
+        jobs: args.jobs.into(),
+        format: args.format,
+        progress: stderr.is_terminal(),
+    };
+    run(&options, &input, &mut out, &mut stderr.lock())
+        .map(|_| ())
+        .map_err(|e| format!("analyze: {e}"))
 }

@@ -1,5 +1,6 @@
 //! One-shot jobs on top of the rules: perft (and later bench, match, analyze).
 
+pub mod analyze;
 pub mod bench;
 pub mod perft;
 pub mod pgn;

@@ -1,0 +1,82 @@
+//! Move generation alone: `generate` on every position of a set per game (the bench
+//! positions and the perft suite's positions), no moves made. Throughput is moves/second
+//! (criterion "elements"/s: the moves generated in one pass over the set).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::Duration;
+use thoat::core::{Game, Move};
+use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+
+/// The FENs of a bench file (one per line) and of a perft suite (`epd <FEN>` lines).
+fn positions<G: Game>(bench: &str, perft: &str) -> Vec<G> {
+    let bench = bench
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let perft = perft.lines().filter_map(|l| l.trim().strip_prefix("epd "));
+    bench
+        .chain(perft)
+        .map(|fen| G::from_fen(fen).expect("suite FEN parses"))
+        .collect()
+}
+
+fn bench_game<G: Game>(c: &mut Criterion, bench: &str, perft: &str) {
+    let set = positions::<G>(bench, perft);
+    let mut moves: Vec<Move> = Vec::with_capacity(1024);
+    let total: u64 = set
+        .iter()
+        .map(|p| {
+            p.generate(&mut moves);
+            moves.len() as u64
+        })
+        .sum();
+    let mut group = c.benchmark_group(G::NAME);
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3));
+    group.throughput(Throughput::Elements(total));
+    group.bench_function(format!("generate/{}-positions", set.len()), |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for p in &set {
+                p.generate(&mut moves);
+                n += moves.len();
+            }
+            black_box(n)
+        })
+    });
+    group.finish();
+}
+
+fn movegen_benches(c: &mut Criterion) {
+    thoat::core::attacks8::init();
+    bench_game::<Chess>(
+        c,
+        include_str!("../positions/bench/chess.fen"),
+        include_str!("../positions/chess.perft"),
+    );
+    bench_game::<Duck>(
+        c,
+        include_str!("../positions/bench/duck.fen"),
+        include_str!("../positions/duck.perft"),
+    );
+    bench_game::<Chaturanga>(
+        c,
+        include_str!("../positions/bench/chaturanga.fen"),
+        include_str!("../positions/chaturanga.perft"),
+    );
+    bench_game::<Skak>(
+        c,
+        include_str!("../positions/bench/skak.fen"),
+        include_str!("../positions/skak.perft"),
+    );
+    bench_game::<Jetan>(
+        c,
+        include_str!("../positions/bench/jetan.fen"),
+        include_str!("../positions/jetan.perft"),
+    );
+}
+
+criterion_group!(benches, movegen_benches);
+criterion_main!(benches);

@@ -1,0 +1,63 @@
+//! Fixed-depth search speed per game: each bench position (`positions/bench/<game>.fen`)
+//! searched on one thread with a cleared 16 MiB table, as `thoat bench` does but shallower
+//! so that criterion can repeat it. Throughput is nodes/second (criterion "elements"/s).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use thoat::core::GameState;
+use thoat::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
+use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+
+fn search_once<G: SearchGame>(game: &GameState<G>, depth: i32, shared: &Shared) -> u64 {
+    let quiet: Reporter = Arc::new(|_: &str| {});
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let clock = Clock::new(&limits, 0, 0);
+    let settings = Settings {
+        threads: 1,
+        multipv: 1,
+    };
+    shared.tt.clear();
+    shared.stop.store(false, Ordering::Relaxed);
+    search(game, &limits, &settings, &clock, shared, None, &quiet).nodes
+}
+
+fn bench_game<G: SearchGame>(c: &mut Criterion, fens: &str, depth: i32) {
+    let mut group = c.benchmark_group(G::NAME);
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(4));
+    let shared = Shared::new(16);
+    let positions = fens
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    for (i, fen) in positions.enumerate() {
+        let game = GameState::new(G::from_fen(fen).expect("bench FEN parses"));
+        // The search is deterministic: the node count of one run is that of every run.
+        let nodes = search_once(&game, depth, &shared);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(
+            BenchmarkId::new(format!("pos{}", i + 1), depth),
+            &depth,
+            |b, &d| b.iter(|| search_once(&game, d, &shared)),
+        );
+    }
+    group.finish();
+}
+
+fn search_benches(c: &mut Criterion) {
+    thoat::core::attacks8::init();
+    bench_game::<Chess>(c, include_str!("../positions/bench/chess.fen"), 9);
+    bench_game::<Duck>(c, include_str!("../positions/bench/duck.fen"), 6);
+    bench_game::<Chaturanga>(c, include_str!("../positions/bench/chaturanga.fen"), 10);
+    bench_game::<Skak>(c, include_str!("../positions/bench/skak.fen"), 12);
+    bench_game::<Jetan>(c, include_str!("../positions/bench/jetan.fen"), 7);
+}
+
+criterion_group!(benches, search_benches);
+criterion_main!(benches);
