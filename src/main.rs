@@ -45,6 +45,12 @@ enum Command {
         #[arg(long, short = 'd')]
         depth: Option<i32>,
     },
+    /// Play a match between two UCI engines, refereed by thoat's rules (cutechess-cli
+    /// style flags); PGN, W/D/L, Elo and SPRT.
+    Match(thoat::tools::matches::cli::MatchArgs),
+    /// Make an opening book for `match`: random plies from the start, kept when a short
+    /// search finds them balanced.
+    Openings(thoat::tools::matches::cli::OpeningsArgs),
 }
 
 fn main() -> ExitCode {
@@ -103,6 +109,19 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Some(Command::Match(args)) => report(args.run()),
+        Some(Command::Openings(args)) => report(args.run()),
+    }
+}
+
+/// The exit code of a one-shot command, with its error on stderr.
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("thoat: {e}");
+            ExitCode::FAILURE
         }
     }
 }
