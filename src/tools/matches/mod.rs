@@ -99,7 +99,7 @@ fn worker(
         };
         let opening = (!config.openings.is_empty())
             .then(|| config.openings[(index / 2) % config.openings.len()].as_str());
-        let first_white = index % 2 == 0;
+        let first_white = index.is_multiple_of(2);
         let pair = if first_white {
             [first, second]
         } else {
@@ -178,7 +178,7 @@ fn progress(config: &MatchConfig, tally: &Tally) -> String {
         line.push_str(&format!("  score {:.1}%", score * 100.0));
     }
     if let Some((elo, margin)) = tally.elo() {
-        line.push_str(&format!("  elo {elo:+.1} +/- {margin:.1}"));
+        line.push_str(&format!("  elo {:+.1} +/- {margin:.1}", elo + 0.0));
     }
     if let Some(sprt) = &config.sprt {
         line.push_str(&format!("  llr {:.2}", sprt.llr(tally)));

@@ -71,7 +71,7 @@ impl TimeControl {
     /// The PGN `TimeControl` tag value (seconds, as the PGN standard writes clocks).
     pub fn pgn_tag(&self) -> String {
         let secs = |ms: u64| {
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 format!("{}", ms / 1000)
             } else {
                 format!("{}", ms as f64 / 1000.0)
@@ -167,7 +167,7 @@ impl Clocks {
             self.remaining[side] = self.remaining[side].saturating_sub(used) + inc_ms;
             self.moves_made[side] += 1;
             if let Some(m) = moves {
-                if self.moves_made[side] % m == 0 {
+                if self.moves_made[side].is_multiple_of(m) {
                     self.remaining[side] += base_ms;
                 }
             }
