@@ -198,15 +198,17 @@ fn fake_engine(name: &str, on_go: &str) -> Vec<String> {
 }
 
 /// Runs a two-game chess match of thoat against a fake engine; returns stdout and the PGN.
-fn against_fake(test: &str, on_go: &str, tc: &str) -> (String, Vec<PgnRecord>) {
+fn against_fake(test: &str, on_go: &str, tc: &str, extra: &[&str]) -> (String, Vec<PgnRecord>) {
     let dir = scratch(test);
     let pgn = dir.join("games.pgn");
     let mut args: Vec<String> = vec!["--variant".into(), "chess".into(), "--engine".into()];
     args.extend([format!("cmd={THOAT}"), "name=thoat".into()]);
     args.push("--engine".into());
     args.extend(fake_engine("fake", on_go));
-    args.extend(["--games", "2", "--tc", tc, "--timemargin", "50", "--pgn"].map(String::from));
+    let games = if extra.is_empty() { "2" } else { "200" };
+    args.extend(["--games", games, "--tc", tc, "--timemargin", "50", "--pgn"].map(String::from));
     args.push(pgn.to_str().unwrap().to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = thoat_match(&args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -250,9 +252,9 @@ fn assert_fake_lost_both(stdout: &str, games: &[PgnRecord], termination: &str) {
 #[test]
 fn an_illegal_move_loses() {
     // e2e5 is never legal for White at the start, nor for Black ever (no black piece on e2).
-    let (stdout, games) = against_fake("illegal", "echo 'bestmove e2e5'", "nodes=200");
+    let (stdout, games) = against_fake("illegal", "echo 'bestmove e2e5'", "nodes=200", &[]);
     assert_fake_lost_both(&stdout, &games, "illegal move");
-    let unparseable = against_fake("garbage", "echo 'bestmove hello'", "nodes=200");
+    let unparseable = against_fake("garbage", "echo 'bestmove hello'", "nodes=200", &[]);
     assert_fake_lost_both(&unparseable.0, &unparseable.1, "illegal move");
 }
 
@@ -260,14 +262,14 @@ fn an_illegal_move_loses() {
 fn a_crash_loses_and_the_engine_is_restarted() {
     // The fake exits when asked to move; it must be restarted for the second game, which it
     // loses the same way (a failed restart would end the match with an error instead).
-    let (stdout, games) = against_fake("crash", "exit 3", "nodes=200");
+    let (stdout, games) = against_fake("crash", "exit 3", "nodes=200", &[]);
     assert_fake_lost_both(&stdout, &games, "engine crashed");
 }
 
 #[test]
 fn no_answer_is_a_time_forfeit() {
     // The fake ignores `go` (it answers only `stop`): a loss on time after 100 + 50 ms.
-    let (stdout, games) = against_fake("timeout", ":", "movetime=100");
+    let (stdout, games) = against_fake("timeout", ":", "movetime=100", &[]);
     assert_fake_lost_both(&stdout, &games, "time forfeit");
     for game in &games {
         assert_eq!(game.tag("TimeControl"), Some("movetime=100"));
@@ -316,4 +318,17 @@ fn bad_flags_are_one_clear_error() {
         );
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+}
+
+#[test]
+fn the_sprt_stops_a_one_sided_match_early() {
+    let (stdout, games) = against_fake(
+        "sprt",
+        "echo 'bestmove e2e5'",
+        "nodes=200",
+        &["--sprt", "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"],
+    );
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(games.len() < 200 && games.len() >= 4, "{}", games.len());
+    assert!(stdout.contains(&format!("Terminations: illegal move: {}", games.len())));
 }

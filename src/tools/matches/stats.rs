@@ -138,15 +138,25 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 for these games (0 when it cannot be
     /// judged yet: no games, or no variance because every game had the same score).
+    /// When every game had the same score the variance is 0 and says nothing; then the
+    /// mean and variance are taken with half a win and half a loss added, so a one-sided
+    /// match (all wins against a random mover) still reaches a decision.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let (Some(s), Some(v)) = (tally.score(), tally.variance()) else {
+        let (Some(mut s), Some(mut v)) = (tally.score(), tally.variance()) else {
             return 0.0;
         };
+        let n = tally.games() as f64;
         if v <= 0.0 {
-            return 0.0;
+            let (w, d, l) = (
+                tally.wins as f64 + 0.5,
+                tally.draws as f64,
+                tally.losses as f64 + 0.5,
+            );
+            s = (w + 0.5 * d) / (n + 1.0);
+            v = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / (n + 1.0);
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        tally.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * v)
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * v)
     }
 
     /// The verdict for these games.
@@ -251,6 +261,22 @@ mod tests {
         };
         assert_eq!(sprt.verdict(&even), SprtVerdict::Continue);
         assert_eq!(sprt.llr(&Tally::default()), 0.0);
+        // All wins: no variance, but the regularised LLR grows with the games and decides.
+        let wins = |n| Tally {
+            wins: n,
+            draws: 0,
+            losses: 0,
+        };
+        assert!(sprt.llr(&wins(10)) > 0.0);
+        assert!(sprt.llr(&wins(20)) > sprt.llr(&wins(10)));
+        assert_eq!(sprt.verdict(&wins(5)), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(&wins(40)), SprtVerdict::H1);
+        let losses = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 40,
+        };
+        assert_eq!(sprt.verdict(&losses), SprtVerdict::H0);
     }
 
     #[test]
