@@ -102,6 +102,7 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
     let settings = Settings {
         threads: 1,
         multipv: 1,
+        ..Settings::default()
     };
     let start = match G::from_fen(G::START_FEN) {
         Ok(start) => start,
