@@ -22,3 +22,10 @@ perft-bench:
 
 clean:
 	$(CARGO) clean
+
+# The opening books of `thoat match` (README, Matches): reproducible from the seed.
+.PHONY: openings
+openings: build
+	for v in chess duck chaturanga skak jetan; do \
+		./target/release/thoat openings --variant $$v --count 120 --seed 1 > positions/openings/$$v.epd; \
+	done

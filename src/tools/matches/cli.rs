@@ -193,7 +193,7 @@ impl OpeningsArgs {
              #   thoat openings --variant {} --count {} --seed {} --min-plies {} --max-plies {} --margin {} --nodes {}\n\
              # Method: from the start position, {}..={} uniformly random legal plies (SplitMix64,\n\
              # seeded); kept when new, not over, and a {}-node single-thread search scores it\n\
-             # within +-{} cp. One FEN per line; the search score follows as a comment line.\n",
+             # within +-{} cp. One FEN per line, its search score after the `;` (an EPD operation).\n",
             book.len(),
             self.variant.name(),
             recipe.count,
