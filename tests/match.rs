@@ -206,7 +206,7 @@ fn against_fake(test: &str, on_go: &str, tc: &str, extra: &[&str]) -> (String, V
     args.push("--engine".into());
     args.extend(fake_engine("fake", on_go));
     let games = if extra.is_empty() { "2" } else { "200" };
-    args.extend(["--games", games, "--tc", tc, "--timemargin", "50", "--pgn"].map(String::from));
+    args.extend(["--games", games, "--tc", tc, "--timemargin", "400", "--pgn"].map(String::from));
     args.push(pgn.to_str().unwrap().to_string());
     args.extend(extra.iter().map(|s| s.to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -268,7 +268,8 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 
 #[test]
 fn no_answer_is_a_time_forfeit() {
-    // The fake ignores `go` (it answers only `stop`): a loss on time after 100 + 50 ms.
+    // The fake ignores `go` (it answers only `stop`): a loss on time after 100 + 400 ms
+    // (the margin is wide so that thoat never loses on time on a loaded machine).
     let (stdout, games) = against_fake("timeout", ":", "movetime=100", &[]);
     assert_fake_lost_both(&stdout, &games, "time forfeit");
     for game in &games {
@@ -331,4 +332,42 @@ fn the_sprt_stops_a_one_sided_match_early() {
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(games.len() < 200 && games.len() >= 4, "{}", games.len());
     assert!(stdout.contains(&format!("Terminations: illegal move: {}", games.len())));
+}
+
+#[test]
+fn a_clock_time_control_is_kept() {
+    // 0.5 s + 0.05 s per move, ten moves each: thoat's time management must never lose on
+    // time (the margin is wide only to absorb a loaded test machine).
+    let dir = scratch("clock");
+    let pgn = dir.join("games.pgn");
+    let out = thoat_match(&[
+        "--variant",
+        "skak",
+        "--engine",
+        &format!("cmd={THOAT}"),
+        "name=a",
+        "--engine",
+        &format!("cmd={THOAT}"),
+        "name=b",
+        "--games",
+        "2",
+        "--tc",
+        "0.5+0.05",
+        "--timemargin",
+        "500",
+        "--maxmoves",
+        "10",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(!stdout.contains("time forfeit"), "{stdout}");
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.tag("TimeControl"), Some("0.5+0.05"));
+        assert!(game.tag("SetUp").is_none());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

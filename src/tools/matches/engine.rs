@@ -192,9 +192,19 @@ impl Engine {
         Ok((mv, used))
     }
 
-    /// Whether the process has ended.
-    pub fn has_exited(&mut self) -> bool {
-        !matches!(self.child.try_wait(), Ok(None))
+    /// Whether the process ends within `wait` (its output closes a moment before the
+    /// process is gone, so a crash needs a short wait to be told from a closed pipe).
+    pub fn has_exited(&mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        loop {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Whether the engine still answers: after a timeout it is told to stop, and must then

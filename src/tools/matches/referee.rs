@@ -138,7 +138,7 @@ pub fn play<G: Game>(
                 return Ok(played);
             }
             Err(EngineFailure::Disconnected) => {
-                let crashed = engine.has_exited();
+                let crashed = engine.has_exited(Duration::from_millis(500));
                 played.restart[i] = true;
                 let (termination, what) = if crashed {
                     ("engine crashed", "exited")
