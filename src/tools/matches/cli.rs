@@ -192,8 +192,9 @@ impl OpeningsArgs {
             "# {} openings for `thoat match`, made by:\n\
              #   thoat openings --variant {} --count {} --seed {} --min-plies {} --max-plies {} --margin {} --nodes {}\n\
              # Method: from the start position, {}..={} uniformly random legal plies (SplitMix64,\n\
-             # seeded); kept when new, not over, and a {}-node single-thread search scores it\n\
-             # within +-{} cp. One FEN per line, its search score after the `;` (an EPD operation).\n",
+             # seeded); kept when new, not over, no move ends the game at once, and a {}-node\n\
+             # single-thread search scores it within +-{} cp. One FEN per line, its search\n\
+             # score after the `;` (an EPD operation).\n",
             book.len(),
             self.variant.name(),
             recipe.count,

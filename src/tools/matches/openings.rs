@@ -1,7 +1,8 @@
 //! Opening books: reading EPD/FEN files for `thoat match`, and making them
 //! (`thoat openings`) by a reproducible method: from the start position play a random
 //! number of uniformly random legal plies (a seeded generator), and keep the positions that
-//! are new, not over, and that a short node-limited search scores within a margin of equal.
+//! are new, not over, where no move ends the game at once, and that a short node-limited
+//! search scores within a margin of equal.
 
 use crate::core::{Game, GameState};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
@@ -129,6 +130,17 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
         if !alive || game.result().is_some() || !seen.insert(game.position.hash()) {
             continue;
         }
+        // A position where a move ends the game at once (a Chief, Jarkhan or king en prise)
+        // is no opening: its score may be 0 only because a draw is forced.
+        game.position.generate(&mut moves);
+        let ends_at_once = moves.iter().any(|&mv| {
+            let mut after = game.position.clone();
+            after.play(mv);
+            after.ended().is_some()
+        });
+        if ends_at_once {
+            continue;
+        }
         // Judge the position alone, as a match will start it: no history.
         let root = GameState::new(game.position.clone());
         shared.tt.clear();
@@ -183,8 +195,16 @@ mod tests {
         assert_eq!(a.len(), 4);
         for (fen, score) in &a {
             assert!(score.abs() <= 80);
-            assert!(Skak::from_fen(fen).is_ok());
+            let pos = Skak::from_fen(fen).unwrap();
             assert_ne!(fen, Skak::START_FEN);
+            let mut moves = Vec::new();
+            pos.generate(&mut moves);
+            assert!(!moves.is_empty());
+            for mv in moves {
+                let mut after = pos.clone();
+                after.play(mv);
+                assert!(after.ended().is_none(), "{fen}: a move ends the game");
+            }
         }
         let other = generate::<Skak>(&Recipe { seed: 8, ..recipe });
         assert_ne!(a, other);
