@@ -327,7 +327,15 @@ fn the_sprt_stops_a_one_sided_match_early() {
         "sprt",
         "echo 'bestmove e2e5'",
         "nodes=200",
-        &["--sprt", "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"],
+        &[
+            "--sprt",
+            "elo0=0",
+            "elo1=50",
+            "alpha=0.05",
+            "beta=0.05",
+            "--concurrency",
+            "2",
+        ],
     );
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(games.len() < 200 && games.len() >= 4, "{}", games.len());
