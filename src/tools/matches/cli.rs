@@ -170,6 +170,10 @@ pub struct OpeningsArgs {
     /// Nodes of the scoring search.
     #[arg(long, default_value_t = 20_000)]
     pub nodes: u64,
+    /// Reject positions where a capture of a king, Jarkhan, Chief or Princess (or the
+    /// countdown) can end the game within this many plies (0 to 3).
+    #[arg(long, default_value_t = 1)]
+    pub safe_plies: u32,
 }
 
 impl OpeningsArgs {
@@ -185,16 +189,17 @@ impl OpeningsArgs {
             max_plies: self.max_plies,
             margin: self.margin.max(0),
             nodes: self.nodes.clamp(1, 100_000_000),
+            safe_plies: self.safe_plies.min(3),
         };
         let book = crate::with_game!(self.variant, G => generate::<G>(&recipe));
         let mut out = std::io::stdout().lock();
         let text = format!(
             "# {} openings for `thoat match`, made by:\n\
-             #   thoat openings --variant {} --count {} --seed {} --min-plies {} --max-plies {} --margin {} --nodes {}\n\
+             #   thoat openings --variant {} --count {} --seed {} --min-plies {} --max-plies {} --margin {} --nodes {}{}\n\
              # Method: from the start position, {}..={} uniformly random legal plies (SplitMix64,\n\
-             # seeded); kept when new, not over, no move ends the game at once, and a {}-node\n\
-             # single-thread search scores it within +-{} cp. One FEN per line, its search\n\
-             # score after the `;` (an EPD operation).\n",
+             # seeded); kept when new, not over, the game cannot end by a capture within {} ply(s),\n\
+             # and a {}-node single-thread search scores it within +-{} cp. One FEN per line,\n\
+             # its search score after the `;` (an EPD operation).\n",
             book.len(),
             self.variant.name(),
             recipe.count,
@@ -203,8 +208,14 @@ impl OpeningsArgs {
             recipe.max_plies,
             recipe.margin,
             recipe.nodes,
+            if recipe.safe_plies == 1 {
+                String::new()
+            } else {
+                format!(" --safe-plies {}", recipe.safe_plies)
+            },
             recipe.min_plies,
             recipe.max_plies,
+            recipe.safe_plies,
             recipe.nodes,
             recipe.margin,
         );

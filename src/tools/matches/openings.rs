@@ -1,8 +1,8 @@
 //! Opening books: reading EPD/FEN files for `thoat match`, and making them
 //! (`thoat openings`) by a reproducible method: from the start position play a random
 //! number of uniformly random legal plies (a seeded generator), and keep the positions that
-//! are new, not over, where no move ends the game at once, and that a short node-limited
-//! search scores within a margin of equal.
+//! are new, not over, where the game cannot end within a set number of plies (1 or 2), and
+//! that a short node-limited search scores within a margin of equal.
 
 use crate::core::{Game, GameState};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
@@ -69,6 +69,9 @@ pub struct Recipe {
     pub margin: i32,
     /// Nodes of the scoring search.
     pub nodes: u64,
+    /// Reject positions where the game can end within this many plies (1: no move ends it
+    /// at once; 2: nor any reply).
+    pub safe_plies: u32,
 }
 
 /// SplitMix64: a small, well-mixed generator; the same seed gives the same book.
@@ -86,6 +89,21 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
+}
+
+/// Whether some sequence of at most `plies` moves ends the game by a capture or countdown
+/// ([`Game::ended`]).
+fn can_end_within<G: Game>(position: &G, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let mut moves = Vec::new();
+    position.generate(&mut moves);
+    moves.iter().any(|&mv| {
+        let mut after = position.clone();
+        after.play(mv);
+        after.ended().is_some() || can_end_within(&after, plies - 1)
+    })
 }
 
 /// Makes a book by the recipe: each line is a FEN and its search score. Gives up after
@@ -130,15 +148,9 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
         if !alive || game.result().is_some() || !seen.insert(game.position.hash()) {
             continue;
         }
-        // A position where a move ends the game at once (a Chief, Jarkhan or king en prise)
-        // is no opening: its score may be 0 only because a draw is forced.
-        game.position.generate(&mut moves);
-        let ends_at_once = moves.iter().any(|&mv| {
-            let mut after = game.position.clone();
-            after.play(mv);
-            after.ended().is_some()
-        });
-        if ends_at_once {
+        // A position where a move ends the game soon (a Chief, Jarkhan or king en prise) is
+        // no opening: its score may be 0 only because a draw is forced.
+        if can_end_within(&game.position, recipe.safe_plies) {
             continue;
         }
         // Judge the position alone, as a match will start it: no history.
@@ -188,6 +200,7 @@ mod tests {
             max_plies: 4,
             margin: 80,
             nodes: 300,
+            safe_plies: 1,
         };
         let a = generate::<Skak>(&recipe);
         let b = generate::<Skak>(&recipe);
