@@ -214,7 +214,7 @@ mod tests {
             pos.generate(&mut moves);
             assert!(!moves.is_empty());
             for mv in moves {
-                let mut after = pos.clone();
+                let mut after = pos;
                 after.play(mv);
                 assert!(after.ended().is_none(), "{fen}: a move ends the game");
             }
