@@ -52,3 +52,12 @@ criterion:
 
 clean:
 	$(CARGO) clean
+
+# The opening books of `thoat match` (README, Matches): reproducible from the seed.
+.PHONY: openings
+openings: build
+	for v in chess duck chaturanga skak; do \
+		./target/release/thoat openings --variant $$v --count 120 --seed 1 > positions/openings/$$v.epd; \
+	done
+	./target/release/thoat openings --variant jetan --count 120 --seed 1 --safe-plies 2 \
+		> positions/openings/jetan.epd

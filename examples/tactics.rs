@@ -157,6 +157,7 @@ fn engine_lines<G: SearchGame>(pos: &G, depth: i32) -> Option<(String, i32, Opti
     let settings = Settings {
         threads: 1,
         multipv: 2,
+        ..Settings::default()
     };
     let game = GameState::new(pos.clone());
     search(&game, &limits, &settings, &clock, &shared, None, &reporter);
@@ -334,6 +335,7 @@ fn generate<G: SearchGame>(count: usize, seed: u64, depth: i32) {
                 let settings = Settings {
                     threads: 1,
                     multipv: 1,
+                    ..Settings::default()
                 };
                 search(&history, &limits, &settings, &clock, &shared, None, &quiet)
                     .best

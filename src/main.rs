@@ -58,6 +58,12 @@ enum Command {
     /// (JSON lines or CSV); EPD `bm`/`am` lines are judged and the solved ones counted.
     #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
     Analyze(AnalyzeArgs),
+    /// Play a match between two UCI engines, refereed by thoat's rules (cutechess-cli
+    /// style flags); PGN, W/D/L, Elo and SPRT.
+    Match(thoat::tools::matches::cli::MatchArgs),
+    /// Make an opening book for `match`: random plies from the start, kept when a short
+    /// search finds them balanced.
+    Openings(thoat::tools::matches::cli::OpeningsArgs),
 }
 
 /// The arguments of `thoat analyze`.
@@ -169,6 +175,19 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Match(args)) => report(args.run()),
+        Some(Command::Openings(args)) => report(args.run()),
+    }
+}
+
+/// The exit code of a one-shot command, with its error on stderr.
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("thoat: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::core::game::{parse_move, GameState};
 use crate::core::{Color, Game, Move};
-use crate::search::{search, Clock, Limits, Reporter, Settings, Shared, MAX_PLY};
+use crate::search::{search, Clock, EvalMode, Limits, Reporter, Settings, Shared, MAX_PLY};
 use crate::tools::perft::{run_divide, PerftReport};
 use crate::variants::Variant;
 use std::io::{BufRead, Write};
@@ -140,6 +140,8 @@ pub struct Options {
     pub move_overhead: u64,
     /// Whether the GUI may ask for pondering.
     pub ponder: bool,
+    /// The evaluation: full, material only, or random moves (for measuring strength).
+    pub eval: EvalMode,
 }
 
 impl Default for Options {
@@ -150,6 +152,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: 30,
             ponder: false,
+            eval: EvalMode::Full,
         }
     }
 }
@@ -281,7 +284,8 @@ impl Uci {
              option name MultiPV type spin default 1 min 1 max 256\n\
              option name Move Overhead type spin default 30 min 0 max 5000\n\
              option name Clear Hash type button\n\
-             option name Ponder type check default false\nuciok",
+             option name Ponder type check default false\n\
+             option name Evaluation type combo default full var full var material var random\nuciok",
             env!("CARGO_PKG_VERSION"),
             variants.join(" ")
         )
@@ -337,6 +341,7 @@ impl Uci {
                 }
             }
             "multipv" => self.options.multipv = number(1, 256)? as usize,
+            "evaluation" => self.options.eval = EvalMode::from_name(&value)?,
             "move overhead" => self.options.move_overhead = number(0, 5000)?,
             "clear hash" => self.shared.tt.clear(),
             "ponder" => {
@@ -396,6 +401,7 @@ impl Uci {
             settings: Settings {
                 threads: self.options.threads,
                 multipv: self.options.multipv,
+                eval: self.options.eval,
             },
             clock: Arc::clone(&clock),
             shared: Arc::clone(&self.shared),

@@ -19,6 +19,7 @@ fn think<G: SearchGame>(fen: &str, depth: i32, threads: usize) -> (Option<Move>,
     let settings = Settings {
         threads,
         multipv: 1,
+        ..Settings::default()
     };
     let quiet: Reporter = Arc::new(|_: &str| {});
     let pool = rayon::ThreadPoolBuilder::new()

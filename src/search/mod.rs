@@ -28,6 +28,11 @@ pub trait SearchGame: Game {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
+    /// Material alone, in centipawns from the side to move's point of view: the baseline
+    /// evaluation that [`EvalMode::Material`] selects, so that the full evaluation can be
+    /// measured against it in games.
+    fn material(&self) -> i32;
+
     /// An ordering score for a tactical move: most valuable victim, least valuable attacker.
     fn tactical_order(&self, mv: Move) -> i32;
 
@@ -96,13 +101,42 @@ impl Shared {
     }
 }
 
+/// Which evaluation the search uses (the UCI option `Evaluation`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalMode {
+    /// The game's full evaluation ([`SearchGame::evaluate`]).
+    #[default]
+    Full,
+    /// Material only ([`SearchGame::material`]): the baseline for measuring the full one.
+    Material,
+    /// No search at all: a uniformly random legal move (a baseline opponent for matches).
+    Random,
+}
+
+impl EvalMode {
+    /// Parses `full`, `material` or `random` (case-insensitive).
+    pub fn from_name(name: &str) -> Result<EvalMode, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "full" => Ok(EvalMode::Full),
+            "material" => Ok(EvalMode::Material),
+            "random" => Ok(EvalMode::Random),
+            _ => Err(format!(
+                "option 'Evaluation' takes full, material or random, not '{}'",
+                name.escape_debug()
+            )),
+        }
+    }
+}
+
 /// Settings of one search that are not limits.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Worker threads (Lazy SMP).
     pub threads: usize,
     /// Lines to report.
     pub multipv: usize,
+    /// The evaluation to use.
+    pub eval: EvalMode,
 }
 
 /// The answer of a search.
@@ -134,6 +168,27 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// A uniformly random legal move (or the first of `searchmoves`-free root), no search. The
+/// seed mixes the position's hash with the clock, so games differ from run to run.
+fn random_move<G: SearchGame>(game: &GameState<G>) -> Outcome {
+    let mut moves = Vec::new();
+    game.position.generate(&mut moves);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // SplitMix64 finaliser: one well-mixed number from hash and time.
+    let mut z = game.position.hash() ^ nanos.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    Outcome {
+        best: (!moves.is_empty()).then(|| moves[(z % moves.len() as u64) as usize]),
+        depth: 0,
+        nodes: 1,
+        ..Outcome::default()
+    }
+}
+
 /// Searches `game` within `limits`; `shared.stop` must be clear when it is called. `pool` runs the Lazy SMP workers; the calling thread is the main one.
 pub fn search<G: SearchGame>(
     game: &GameState<G>,
@@ -147,6 +202,9 @@ pub fn search<G: SearchGame>(
     // `stop` is cleared by the caller before the search starts, not here: a `stop` that
     // arrives while this thread is starting must not be lost.
     shared.nodes.store(0, Ordering::Relaxed);
+    if settings.eval == EvalMode::Random {
+        return random_move(game);
+    }
     shared.tt.new_search();
     let helpers = settings.threads.saturating_sub(1);
     let run_main = || {

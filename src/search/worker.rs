@@ -3,8 +3,8 @@
 
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::{
-    result_score, score_text, Clock, Limits, Outcome, Reporter, SearchGame, Settings, Shared,
-    INFINITE, MATE, MATE_BOUND, MAX_PLY,
+    result_score, score_text, Clock, EvalMode, Limits, Outcome, Reporter, SearchGame, Settings,
+    Shared, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::core::{GameState, Move};
 use std::sync::atomic::Ordering;
@@ -63,6 +63,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             excluded: Vec::new(),
+        }
+    }
+
+    /// The static evaluation the settings ask for.
+    #[inline]
+    fn evaluate(&self, pos: &G) -> i32 {
+        match self.settings.eval {
+            EvalMode::Material => pos.material(),
+            _ => pos.evaluate(),
         }
     }
 
@@ -311,7 +320,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
 
         let in_check = pos.in_check();
-        let eval = if in_check { -INFINITE } else { pos.evaluate() };
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.evaluate(pos)
+        };
 
         if !is_pv && !in_check && !root {
             // Reverse futility: far above beta at low depth, assume it holds.
@@ -480,11 +493,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { pos.evaluate() };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
         let mut best = -INFINITE;
         if !in_check {
-            best = pos.evaluate();
+            best = self.evaluate(pos);
             if best >= beta {
                 return best;
             }

@@ -128,6 +128,7 @@ fn run_game<G: SearchGame>(
     let settings = Settings {
         threads,
         multipv: options.multipv.max(1),
+        ..Settings::default()
     };
     if options.progress && total > 0 {
         progress_bar(err, 0, total, start)?;

@@ -50,6 +50,7 @@ fn bench_game<G: SearchGame>(fens: &str, depth: i32) -> Result<u64, String> {
         let settings = Settings {
             threads: 1,
             multipv: 1,
+            ..Settings::default()
         };
         nodes += search(&game, &limits, &settings, &clock, &shared, None, &quiet).nodes;
     }

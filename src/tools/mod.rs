@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod serve;

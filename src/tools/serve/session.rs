@@ -264,6 +264,7 @@ impl<G: SearchGame> Session for Board<G> {
         let settings = Settings {
             threads: 1,
             multipv: 1,
+            ..Settings::default()
         };
         // The search reports `info ... pv <moves>` lines; the last one holds the PV.
         let last_pv: Arc<Mutex<String>> = Arc::new(Mutex::new(String::new()));

@@ -37,6 +37,16 @@ impl Chaturanga {
 }
 
 impl SearchGame for Chaturanga {
+    fn material(&self) -> i32 {
+        let side = |c: Color| -> i32 {
+            [PAWN, HORSE, ELEPHANT, CHARIOT, COUNSELLOR]
+                .into_iter()
+                .map(|k| VALUES[k as usize] * self.of(c, k).count_ones() as i32)
+                .sum()
+        };
+        side(self.side) - side(self.side.flip())
+    }
+
     fn evaluate(&self) -> i32 {
         let heavy = (self.pieces[CHARIOT as usize] | self.pieces[HORSE as usize]).count_ones();
         let endgame = heavy <= 3;

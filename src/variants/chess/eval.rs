@@ -41,6 +41,16 @@ impl Chess {
 }
 
 impl SearchGame for Chess {
+    fn material(&self) -> i32 {
+        let side = |c: usize| -> i32 {
+            (PAWN..KING)
+                .map(|k| VALUES[k] * (self.pieces[k] & self.colors[c]).count_ones() as i32)
+                .sum()
+        };
+        let us = self.side.index();
+        side(us) - side(us ^ 1)
+    }
+
     fn evaluate(&self) -> i32 {
         let phase = (0..6)
             .map(|k| PHASE[k] * self.pieces[k].count_ones() as i32)

@@ -189,6 +189,16 @@ impl Duck {
 }
 
 impl SearchGame for Duck {
+    fn material(&self) -> i32 {
+        let side = |c: usize| -> i32 {
+            (PAWN..KING)
+                .map(|k| VALUES[k] * (self.pieces[k] & self.colors[c]).count_ones() as i32)
+                .sum()
+        };
+        let us = self.side.index();
+        side(us) - side(us ^ 1)
+    }
+
     fn evaluate(&self) -> i32 {
         let us = self.side;
         let mut score = self.side_score(us) - self.side_score(us.flip());

@@ -60,6 +60,20 @@ impl Jetan {
 }
 
 impl SearchGame for Jetan {
+    fn material(&self) -> i32 {
+        let side = |c: Color| -> i32 {
+            Piece::ALL
+                .into_iter()
+                .filter(|&p| p != Piece::Princess)
+                .map(|p| {
+                    VALUES[p as usize]
+                        * (self.by_kind[p as usize] & self.by_color[c.index()]).count_ones() as i32
+                })
+                .sum()
+        };
+        side(self.side) - side(self.side.flip())
+    }
+
     fn evaluate(&self) -> i32 {
         self.side_score(self.side) - self.side_score(self.side.flip())
     }

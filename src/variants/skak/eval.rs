@@ -42,6 +42,16 @@ impl Skak {
 }
 
 impl SearchGame for Skak {
+    fn material(&self) -> i32 {
+        let side = |c: Color| -> i32 {
+            [ADHAL, LANAR, HOFDHING, FYLGDAR]
+                .into_iter()
+                .map(|k| VALUES[k] * (self.colors[c.index()] & self.kinds[k]).count_ones() as i32)
+                .sum()
+        };
+        side(self.side) - side(self.side.flip())
+    }
+
     fn evaluate(&self) -> i32 {
         let us = self.side_score(self.side);
         let them = self.side_score(self.side.flip());

@@ -1,0 +1,345 @@
+//! `thoat match`: engine-vs-engine matches refereed by thoat's own rules, with flags in the
+//! style of cutechess-cli. Each worker thread (`--concurrency`) owns one process of each
+//! engine and plays game after game; each opening is played twice with the colours swapped.
+//! The main thread collects the games, writes the PGN, prints the progress line and stops
+//! early when the SPRT crosses a bound.
+
+pub mod cli;
+pub mod engine;
+pub mod openings;
+pub mod referee;
+pub mod stats;
+pub mod tc;
+
+use crate::core::Color;
+use crate::tools::pgn::PgnGame;
+use crate::variants::Variant;
+use engine::{Engine, EngineSpec};
+use referee::{Conditions, Played};
+use stats::{Sprt, SprtVerdict, Tally};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Everything a match needs, parsed from the command line.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game.
+    pub variant: Variant,
+    /// The two engines; the first is the one whose score and Elo are reported.
+    pub engines: [EngineSpec; 2],
+    /// Games to play.
+    pub games: usize,
+    /// Time control and adjudication.
+    pub conditions: Conditions,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Start positions (FENs); empty: the game's start position.
+    pub openings: Vec<String>,
+    /// Where to append the games as PGN.
+    pub pgn: Option<std::path::PathBuf>,
+    /// Stop early when the SPRT decides.
+    pub sprt: Option<Sprt>,
+    /// Event name for the PGN.
+    pub event: String,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    /// Wins, draws, losses of the first engine.
+    pub tally: Tally,
+    /// How many games ended for each reason.
+    pub terminations: BTreeMap<String, u32>,
+    /// The SPRT verdict, if an SPRT was run.
+    pub verdict: Option<SprtVerdict>,
+}
+
+/// What a worker tells the main thread.
+enum Event {
+    /// Game `index` finished; `first_white` tells whether the first engine had White.
+    Done {
+        index: usize,
+        first_white: bool,
+        played: Box<Played>,
+    },
+    /// An engine could not be started or an opening is bad: the match cannot go on.
+    Fatal(String),
+}
+
+fn worker(
+    config: Arc<MatchConfig>,
+    next: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    events: Sender<Event>,
+) {
+    let mut engines: [Option<Engine>; 2] = [None, None];
+    let variant = config.variant.name();
+    while !stop.load(Ordering::Relaxed) {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= config.games {
+            break;
+        }
+        for (slot, spec) in engines.iter_mut().zip(&config.engines) {
+            if slot.is_none() {
+                match Engine::start(spec, variant) {
+                    Ok(engine) => *slot = Some(engine),
+                    Err(e) => {
+                        let _ = events.send(Event::Fatal(e));
+                        return;
+                    }
+                }
+            }
+        }
+        let [Some(first), Some(second)] = &mut engines else {
+            return;
+        };
+        let opening = (!config.openings.is_empty())
+            .then(|| config.openings[(index / 2) % config.openings.len()].as_str());
+        let first_white = index.is_multiple_of(2);
+        let pair = if first_white {
+            [first, second]
+        } else {
+            [second, first]
+        };
+        let result = crate::with_game!(config.variant, G => {
+            referee::play::<G>(opening, pair, &config.conditions)
+        });
+        match result {
+            Ok(played) => {
+                // `restart` is by colour; map it back to the engine slots.
+                let by_slot = if first_white {
+                    played.restart
+                } else {
+                    [played.restart[1], played.restart[0]]
+                };
+                for (slot, restart) in engines.iter_mut().zip(by_slot) {
+                    if restart {
+                        *slot = None; // dropped: killed and reaped; restarted next game
+                    }
+                }
+                let event = Event::Done {
+                    index,
+                    first_white,
+                    played: Box::new(played),
+                };
+                if events.send(event).is_err() {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = events.send(Event::Fatal(e));
+                return;
+            }
+        }
+    }
+}
+
+/// The PGN of a finished game.
+pub fn pgn_of(config: &MatchConfig, index: usize, first_white: bool, played: &Played) -> PgnGame {
+    let names = [&config.engines[0].name, &config.engines[1].name];
+    let (white, black) = if first_white {
+        (names[0], names[1])
+    } else {
+        (names[1], names[0])
+    };
+    PgnGame {
+        tags: vec![
+            ("Event".to_string(), config.event.clone()),
+            ("Round".to_string(), (index + 1).to_string()),
+            ("White".to_string(), white.clone()),
+            ("Black".to_string(), black.clone()),
+            ("TimeControl".to_string(), config.conditions.tc.pgn_tag()),
+        ],
+        variant: config.variant.name().to_string(),
+        setup_fen: played.setup_fen.clone(),
+        first_to_move: Some(played.first.0),
+        first_move_number: played.first.1,
+        moves: played.moves.clone(),
+        result: played.result_text().to_string(),
+        termination: Some(played.termination.clone()),
+    }
+}
+
+/// The progress line: games, W/D/L, score, Elo and the LLR.
+fn progress(config: &MatchConfig, tally: &Tally) -> String {
+    let mut line = format!(
+        "{}/{} games  +{} ={} -{}",
+        tally.games(),
+        config.games,
+        tally.wins,
+        tally.draws,
+        tally.losses
+    );
+    if let Some(score) = tally.score() {
+        line.push_str(&format!("  score {:.1}%", score * 100.0));
+    }
+    if let Some((elo, margin)) = tally.elo() {
+        line.push_str(&format!("  elo {:+.1} +/- {margin:.1}", elo + 0.0));
+    }
+    if let Some(sprt) = &config.sprt {
+        line.push_str(&format!("  llr {:.2}", sprt.llr(tally)));
+    }
+    line
+}
+
+/// Runs a match and writes the summary to `out`.
+pub fn run(config: MatchConfig, out: &mut impl Write) -> Result<MatchReport, String> {
+    if config.engines[0].name == config.engines[1].name {
+        return Err("the two engines need different names (name=...)".to_string());
+    }
+    let mut pgn_file = match &config.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let config = Arc::new(config);
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel();
+    let threads: Vec<_> = (0..config.concurrency.clamp(1, config.games.max(1)))
+        .map(|i| {
+            let (config, next, stop, tx) = (
+                Arc::clone(&config),
+                Arc::clone(&next),
+                Arc::clone(&stop),
+                tx.clone(),
+            );
+            std::thread::Builder::new()
+                .name(format!("match-{i}"))
+                .spawn(move || worker(config, next, stop, tx))
+                .map_err(|e| format!("cannot start a match thread: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    drop(tx);
+    let mut report = MatchReport::default();
+    let mut fatal = None;
+    let live = std::io::stderr().is_terminal();
+    for event in rx {
+        match event {
+            Event::Fatal(e) => {
+                stop.store(true, Ordering::Relaxed);
+                fatal.get_or_insert(e);
+            }
+            Event::Done {
+                index,
+                first_white,
+                played,
+            } => {
+                if let Some(detail) = &played.detail {
+                    log::info!("game {}: {detail}", index + 1);
+                    if !live {
+                        eprintln!("game {}: {}: {detail}", index + 1, played.termination);
+                    }
+                }
+                let first_color = if first_white {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                match played.winner {
+                    None => report.tally.draws += 1,
+                    Some(c) if c == first_color => report.tally.wins += 1,
+                    Some(_) => report.tally.losses += 1,
+                }
+                *report
+                    .terminations
+                    .entry(played.termination.clone())
+                    .or_default() += 1;
+                if let Some(file) = &mut pgn_file {
+                    let text = pgn_of(&config, index, first_white, &played).to_pgn();
+                    file.write_all(text.as_bytes())
+                        .map_err(|e| format!("cannot write the PGN: {e}"))?;
+                }
+                let line = progress(&config, &report.tally);
+                if live {
+                    eprint!("\r{line}   ");
+                } else {
+                    eprintln!("{line}");
+                }
+                if let Some(sprt) = &config.sprt {
+                    let verdict = sprt.verdict(&report.tally);
+                    report.verdict = Some(verdict);
+                    if verdict != SprtVerdict::Continue {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    }
+    if live {
+        eprintln!();
+    }
+    for thread in threads {
+        let _ = thread.join();
+    }
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    write_summary(&config, &report, out).map_err(|e| format!("output failed: {e}"))?;
+    Ok(report)
+}
+
+fn write_summary(
+    config: &MatchConfig,
+    report: &MatchReport,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let t = &report.tally;
+    writeln!(
+        out,
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        config.engines[0].name,
+        config.engines[1].name,
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score().unwrap_or(0.0),
+        t.games()
+    )?;
+    match t.elo() {
+        Some((elo, margin)) => writeln!(
+            out,
+            "Elo difference: {:.1} +/- {margin:.1} (95%)",
+            elo + 0.0
+        )?,
+        None => writeln!(
+            out,
+            "Elo difference: not finite (all games won or all lost)"
+        )?,
+    }
+    if let Some(sprt) = &config.sprt {
+        let (lower, upper) = sprt.bounds();
+        let verdict = match report.verdict {
+            Some(SprtVerdict::H1) => "H1 accepted",
+            Some(SprtVerdict::H0) => "H0 accepted",
+            _ => "no decision",
+        };
+        writeln!(
+            out,
+            "SPRT: elo0={} elo1={} alpha={} beta={}: llr {:.2} (bounds {lower:.2}, {upper:.2}) - {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.llr(t)
+        )?;
+    }
+    let reasons: Vec<String> = report
+        .terminations
+        .iter()
+        .map(|(reason, n)| format!("{reason}: {n}"))
+        .collect();
+    writeln!(out, "Terminations: {}", reasons.join(", "))
+}
+
+/// The default time-forfeit grace: small, but enough for a busy machine's scheduling.
+pub const DEFAULT_GRACE: Duration = Duration::from_millis(100);

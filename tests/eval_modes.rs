@@ -1,0 +1,116 @@
+//! The `Evaluation` option: `material` searches with material alone, `random` plays uniformly
+//! random legal moves; both are baselines for measuring the full evaluations in matches.
+
+mod common;
+
+use common::engine::Engine;
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+use thoat::core::game::parse_move;
+use thoat::core::{Game, GameState};
+use thoat::search::{search, Clock, EvalMode, Limits, Reporter, SearchGame, Settings, Shared};
+use thoat::tools::matches::openings::parse_openings;
+use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak, Variant};
+
+fn score<G: SearchGame>(fen: &str, depth: i32, eval: EvalMode) -> i32 {
+    let game = GameState::new(G::from_fen(fen).unwrap());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let settings = Settings {
+        threads: 1,
+        multipv: 1,
+        eval,
+    };
+    let quiet: Reporter = Arc::new(|_: &str| {});
+    let shared = Shared::new(1);
+    let clock = Clock::new(&limits, 0, 0);
+    search(&game, &limits, &settings, &clock, &shared, None, &quiet).score
+}
+
+/// Material is 0 at the start and the same for a position and its colour-flipped twin, in
+/// every opening of every game's book.
+fn material_is_symmetric<G: SearchGame>(variant: Variant) {
+    assert_eq!(G::from_fen(G::START_FEN).unwrap().material(), 0);
+    let path = format!(
+        "{}/positions/openings/{}.epd",
+        env!("CARGO_MANIFEST_DIR"),
+        variant.name()
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let fens = parse_openings(variant, &text).unwrap();
+    assert!(
+        fens.len() >= 100,
+        "{}: {} openings",
+        variant.name(),
+        fens.len()
+    );
+    for fen in fens {
+        let pos = G::from_fen(&fen).unwrap();
+        assert_eq!(pos.material(), pos.color_flipped().material(), "{fen}");
+        assert_eq!(pos.evaluate(), pos.color_flipped().evaluate(), "{fen}");
+    }
+}
+
+#[test]
+fn material_is_symmetric_in_every_book() {
+    material_is_symmetric::<Chess>(Variant::Chess);
+    material_is_symmetric::<Duck>(Variant::Duck);
+    material_is_symmetric::<Chaturanga>(Variant::Chaturanga);
+    material_is_symmetric::<Skak>(Variant::Skak);
+    material_is_symmetric::<Jetan>(Variant::Jetan);
+}
+
+#[test]
+fn a_material_search_scores_material_alone() {
+    // A rook up and nothing to capture: material says exactly a rook, whatever the move.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(score::<Chess>(fen, 1, EvalMode::Material), 500);
+    assert_eq!(score::<Chess>(fen, 3, EvalMode::Material), 500);
+    assert_ne!(score::<Chess>(fen, 1, EvalMode::Full), 500);
+    // Skak: an extra Lanar (500).
+    let skak = "3k3/7/7/7/7/7/R2K3 w - - 0 1";
+    assert_eq!(score::<Skak>(skak, 2, EvalMode::Material), 500);
+}
+
+#[test]
+fn the_random_mode_plays_varied_legal_moves_over_uci() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok", Duration::from_secs(10));
+    assert!(lines.contains(
+        &"option name Evaluation type combo default full var full var material var random"
+            .to_string()
+    ));
+    e.send("setoption name Evaluation value nonsense");
+    let error = e.sync();
+    assert!(
+        error.len() == 1 && error[0].starts_with("info string error:"),
+        "{error:?}"
+    );
+    e.send("setoption name UCI_Variant value jetan");
+    e.send("setoption name Evaluation value random");
+    let start = thoat::variants::Jetan::from_fen(thoat::variants::Jetan::START_FEN).unwrap();
+    let mut seen = HashSet::new();
+    for _ in 0..20 {
+        e.send("position startpos");
+        e.send("go depth 5");
+        let (mv, _) = e.bestmove(Duration::from_secs(10));
+        assert!(parse_move(&start, &mv).is_ok(), "{mv}");
+        seen.insert(mv);
+    }
+    // Jetan has dozens of first moves: twenty random picks are never all the same.
+    assert!(seen.len() > 3, "{seen:?}");
+    e.send("setoption name Evaluation value material");
+    e.send("setoption name UCI_Variant value skak");
+    e.send("position fen 3k3/7/7/7/7/7/R2K3 w - - 0 1");
+    e.send("go depth 2");
+    let (_, lines) = e.bestmove(Duration::from_secs(10));
+    assert!(
+        lines.iter().any(|l| l.contains("score cp 500")),
+        "{lines:?}"
+    );
+    e.quit();
+}
