@@ -20,6 +20,7 @@ fn search_once<G: SearchGame>(game: &GameState<G>, depth: i32, shared: &Shared) 
     let settings = Settings {
         threads: 1,
         multipv: 1,
+        ..Settings::default()
     };
     shared.tt.clear();
     shared.stop.store(false, Ordering::Relaxed);
