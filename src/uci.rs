@@ -158,6 +158,9 @@ impl Default for Options {
 struct Running {
     halt: Arc<AtomicBool>,
     clock: Arc<Clock>,
+    /// Set by the search thread just before it prints `bestmove`: from then on a new `go`
+    /// is accepted (a GUI that has read `bestmove` may send `go` before the thread ended).
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -367,7 +370,7 @@ impl Uci {
         }
         let request = parse_go(tokens)?;
         match &self.running {
-            Some(running) if !running.handle.is_finished() => {
+            Some(running) if !running.answered.load(Ordering::SeqCst) => {
                 return Err("a search is already running; send 'stop' first".to_string());
             }
             Some(_) => self.finish_search(false),
@@ -377,6 +380,7 @@ impl Uci {
         limits.searchmoves = self.game.parse_moves(&request.searchmoves)?;
         let pool = self.pool()?;
         let halt = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
         self.shared.stop.store(false, Ordering::Relaxed);
         let side = self.game.side_to_move().index();
         let clock = Arc::new(Clock::new(&limits, side, self.options.move_overhead));
@@ -391,6 +395,7 @@ impl Uci {
             shared: Arc::clone(&self.shared),
             pool,
             halt: Arc::clone(&halt),
+            answered: Arc::clone(&answered),
             out: Arc::clone(&self.out),
         };
         let handle = std::thread::Builder::new()
@@ -400,6 +405,7 @@ impl Uci {
         self.running = Some(Running {
             halt,
             clock,
+            answered,
             handle,
         });
         Ok(())
@@ -561,6 +567,7 @@ struct SearchJob {
     shared: Arc<Shared>,
     pool: Option<Arc<rayon::ThreadPool>>,
     halt: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
     out: Output,
 }
 
@@ -590,6 +597,7 @@ impl SearchJob {
             (Some(b), None) => format!("bestmove {b}"),
             (None, _) => "bestmove (none)".to_string(),
         };
+        self.answered.store(true, Ordering::SeqCst);
         send(&self.out, &line);
     }
 }

@@ -3,3 +3,4 @@
 pub mod bench;
 pub mod perft;
 pub mod pgn;
+pub mod robust;
