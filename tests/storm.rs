@@ -7,7 +7,7 @@
 //! answers exactly one legal `bestmove` (inside `searchmoves` when given), and the engine
 //! never dies and exits cleanly on `quit`.
 //!
-//! `THOAT_STORM_ACTIONS=<n>` sets the number of actions (default 1500, about 10 s);
+//! `THOAT_STORM_ACTIONS=<n>` sets the number of actions (default 1000, about 10 s);
 //! `THOAT_STORM_SEED=<s>` the seed.
 
 mod common;
@@ -136,7 +136,10 @@ impl Storm {
     /// after them no search may be owed.
     fn all_answered(&self, after: &str) {
         if !self.searches.is_empty() {
-            self.fail(format!("{} searches unanswered after {after}", self.searches.len()));
+            self.fail(format!(
+                "{} searches unanswered after {after}",
+                self.searches.len()
+            ));
         }
     }
 
@@ -286,10 +289,22 @@ impl Storm {
                 self.game = start(v);
                 (format!("setoption name UCI_Variant value {}", v.name()), 0)
             }
-            2 => (format!("setoption name Hash value {}", 1 + self.rng.below(8)), 0),
-            3 => (format!("setoption name Threads value {}", 1 + self.rng.below(2)), 0),
-            4 => (format!("setoption name MultiPV value {}", 1 + self.rng.below(3)), 0),
-            5 => (format!("setoption name Move Overhead value {}", self.rng.below(50)), 0),
+            2 => (
+                format!("setoption name Hash value {}", 1 + self.rng.below(8)),
+                0,
+            ),
+            3 => (
+                format!("setoption name Threads value {}", 1 + self.rng.below(2)),
+                0,
+            ),
+            4 => (
+                format!("setoption name MultiPV value {}", 1 + self.rng.below(3)),
+                0,
+            ),
+            5 => (
+                format!("setoption name Move Overhead value {}", self.rng.below(50)),
+                0,
+            ),
             6 => ("setoption name Clear Hash".to_string(), 0),
             7 => ("setoption name Ponder value true".to_string(), 0),
             _ => (
@@ -438,7 +453,7 @@ fn actions() -> usize {
     std::env::var("THOAT_STORM_ACTIONS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1500)
+        .unwrap_or(1000)
 }
 
 #[test]
@@ -453,7 +468,9 @@ fn protocol_storm_every_reply_well_formed_every_bestmove_legal() {
         storm.action();
     }
     let (bestmoves, readyoks, errors) = storm.finish();
-    eprintln!("storm: {n} actions, {bestmoves} bestmoves, {readyoks} readyok, {errors} error lines");
+    eprintln!(
+        "storm: {n} actions, {bestmoves} bestmoves, {readyoks} readyok, {errors} error lines"
+    );
     assert!(bestmoves > n as u64 / 20, "too few searches: {bestmoves}");
     assert!(readyoks >= n as u64);
     assert!(errors > 0);

@@ -67,12 +67,12 @@ impl Rng {
     /// A generator for input `index` of run `seed`.
     pub fn new(seed: u64, index: u64) -> Rng {
         let mut rng = Rng(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        rng.next();
+        rng.next_u64();
         rng
     }
 
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -82,7 +82,7 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 
     /// True with probability `1 / n`.
@@ -98,14 +98,20 @@ impl Rng {
 
 /// The perft suites, whose FENs are the fuzzer's seeds.
 const SUITES: [(Variant, &str); 5] = [
-    (Variant::Chess, include_str!("../../../positions/chess.perft")),
+    (
+        Variant::Chess,
+        include_str!("../../../positions/chess.perft"),
+    ),
     (Variant::Duck, include_str!("../../../positions/duck.perft")),
     (
         Variant::Chaturanga,
         include_str!("../../../positions/chaturanga.perft"),
     ),
     (Variant::Skak, include_str!("../../../positions/skak.perft")),
-    (Variant::Jetan, include_str!("../../../positions/jetan.perft")),
+    (
+        Variant::Jetan,
+        include_str!("../../../positions/jetan.perft"),
+    ),
 ];
 
 /// The valid FENs of `variant`: its start position and every position of its perft suite.
@@ -127,8 +133,8 @@ pub fn seed_fens(variant: Variant) -> Vec<String> {
 /// Unicode that looks like them (full-width digits, Roman numerals, zero-width space, BOM).
 const ATOMS: &[&str] = &[
     "0", "1", "2", "7", "8", "9", "10", "11", "a", "h", "j", "k", "z", "K", "Q", "R", "B", "N",
-    "P", "W", "A", "D", "F", "T", "p", "w", "t", "/", " ", "-", ",", "*", "+", "#", "=", ".",
-    "\t", "\r", "ä", "é", "😀", "\u{0}", "\u{200b}", "１", "Ⅻ", "\u{feff}", "ﬀ", "moves",
+    "P", "W", "A", "D", "F", "T", "p", "w", "t", "/", " ", "-", ",", "*", "+", "#", "=", ".", "\t",
+    "\r", "ä", "é", "😀", "\u{0}", "\u{200b}", "１", "Ⅻ", "\u{feff}", "ﬀ", "moves",
 ];
 
 /// Numbers that break parsers: zero, two digits, negative, just past integer widths.
@@ -198,7 +204,9 @@ fn mutate_once(rng: &mut Rng, chars: &mut Vec<char>, others: &[String]) {
         6 | 7 => {
             // Replace a run of digits with a number that breaks parsers.
             let starts: Vec<usize> = (0..chars.len())
-                .filter(|&i| chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_digit()))
+                .filter(|&i| {
+                    chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_digit())
+                })
                 .collect();
             if !starts.is_empty() {
                 let s = *rng.pick(&starts);
@@ -256,7 +264,7 @@ fn mutate_once(rng: &mut Rng, chars: &mut Vec<char>, others: &[String]) {
         }
         10 => {
             // Random bytes, decoded lossily.
-            let bytes: Vec<u8> = (0..rng.below(40)).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..rng.below(40)).map(|_| rng.next_u64() as u8).collect();
             *chars = String::from_utf8_lossy(&bytes).chars().collect();
         }
         11 => {
@@ -362,7 +370,9 @@ pub fn run(
         }
         report.inputs += inputs;
         report.accepted += accepted;
-        report.slowest_us = report.slowest_us.max(t0.elapsed().as_micros() / inputs.max(1) as u128);
+        report.slowest_us = report
+            .slowest_us
+            .max(t0.elapsed().as_micros() / inputs.max(1) as u128);
         index += 1;
     }
     done.store(true, Ordering::Relaxed);
@@ -441,7 +451,10 @@ fn check_fen<G: SearchGame>(text: &str, rng: &mut Rng) -> Result<bool, String> {
             return fail(&format!("after {text} the hash is wrong"));
         }
         if G::from_fen(&child.fen()).is_err() {
-            return fail(&format!("after {text} the FEN {:?} is rejected", child.fen()));
+            return fail(&format!(
+                "after {text} the FEN {:?} is rejected",
+                child.fen()
+            ));
         }
     }
     let game = GameState::new(pos);
@@ -495,7 +508,7 @@ fn check_move<G: Game>(fen: &str, rng: &mut Rng) -> Result<bool, String> {
     let text = match (texts.is_empty(), rng.below(10)) {
         (false, 0) => rng.pick(&texts).clone(),
         (true, _) | (false, 1) => {
-            let bytes: Vec<u8> = (0..rng.below(12)).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..rng.below(12)).map(|_| rng.next_u64() as u8).collect();
             String::from_utf8_lossy(&bytes).into_owned()
         }
         _ => {
@@ -555,13 +568,25 @@ pub fn well_formed_reply(line: &str) -> bool {
                 && !line.contains("  ")
                 && (line.starts_with("info string ") || {
                     let keys = [
-                        "depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull",
-                        "time", "pv", "currmove", "currmovenumber", "tbhits", "lowerbound",
-                        "upperbound", "cp", "mate", "string",
+                        "depth",
+                        "seldepth",
+                        "multipv",
+                        "score",
+                        "nodes",
+                        "nps",
+                        "hashfull",
+                        "time",
+                        "pv",
+                        "currmove",
+                        "currmovenumber",
+                        "tbhits",
+                        "lowerbound",
+                        "upperbound",
+                        "cp",
+                        "mate",
+                        "string",
                     ];
-                    line.split(' ')
-                        .nth(1)
-                        .is_some_and(|k| keys.contains(&k))
+                    line.split(' ').nth(1).is_some_and(|k| keys.contains(&k))
                 })
         }
         "bestmove" => {
@@ -717,7 +742,10 @@ fn check_replies(
                 Some(game) => {
                     if mv == "(none)" {
                         if reparse(&game, &game.fen()).is_ok() && any_moves(&game) {
-                            fail(format!("bestmove (none) with legal moves in {}", game.fen()));
+                            fail(format!(
+                                "bestmove (none) with legal moves in {}",
+                                game.fen()
+                            ));
                         }
                     } else if !game.is_legal(mv) {
                         fail(format!("illegal bestmove {mv} in {}", game.fen()));
@@ -810,7 +838,10 @@ fn command_line(rng: &mut Rng, game: &AnyGame) -> String {
         4 => "d".to_string(),
         5 => "stop".to_string(),
         6 => "ponderhit".to_string(),
-        7 => format!("position startpos moves {}", some_moves(rng, game).join(" ")),
+        7 => format!(
+            "position startpos moves {}",
+            some_moves(rng, game).join(" ")
+        ),
         8 | 9 => {
             let v = if rng.one_in(4) {
                 *rng.pick(&Variant::ALL)
@@ -876,7 +907,11 @@ fn command_line(rng: &mut Rng, game: &AnyGame) -> String {
 fn sanitize(line: &str, game: &AnyGame) -> String {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let mut out: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-    let max_perft = if variant_of(game) == Variant::Duck { 1 } else { 2 };
+    let max_perft = if variant_of(game) == Variant::Duck {
+        1
+    } else {
+        2
+    };
     for (i, t) in tokens.iter().enumerate() {
         let next_number = tokens.get(i + 1).and_then(|v| v.parse::<u64>().ok());
         if *t == "perft" {
@@ -944,7 +979,11 @@ mod tests {
         let texts: std::collections::HashSet<String> = (0..200)
             .map(|i| mutate(&mut Rng::new(7, i), Chess::START_FEN, &[]))
             .collect();
-        assert!(texts.len() > 150, "mutations are too alike: {}", texts.len());
+        assert!(
+            texts.len() > 150,
+            "mutations are too alike: {}",
+            texts.len()
+        );
     }
 
     #[test]
@@ -952,7 +991,10 @@ mod tests {
         let chess = AnyGame::from_setup(Variant::Chess, None, &[]).unwrap();
         assert_eq!(sanitize("go perft 9", &chess), "go perft 2");
         assert_eq!(sanitize("go  perft 1", &chess), "go  perft 1");
-        assert_eq!(sanitize("setoption name Hash value 4096", &chess), "setoption name Hash value 2");
+        assert_eq!(
+            sanitize("setoption name Hash value 4096", &chess),
+            "setoption name Hash value 2"
+        );
         assert_eq!(
             sanitize("setoption name Hash value 99999", &chess),
             "setoption name Hash value 99999"
@@ -980,6 +1022,11 @@ mod tests {
                 assert!(AnyGame::from_setup(v, Some(&fen), &[]).is_ok(), "{fen}");
             }
         }
-        let _ = (Duck::START_FEN, Chaturanga::START_FEN, Skak::START_FEN, Jetan::START_FEN);
+        let _ = (
+            Duck::START_FEN,
+            Chaturanga::START_FEN,
+            Skak::START_FEN,
+            Jetan::START_FEN,
+        );
     }
 }

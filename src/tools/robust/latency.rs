@@ -106,18 +106,26 @@ pub fn percentiles(samples: &mut [Duration]) -> (f64, f64, f64) {
     }
     samples.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let at = |q: f64| samples[((samples.len() as f64 * q).ceil() as usize).clamp(1, samples.len()) - 1];
+    let at =
+        |q: f64| samples[((samples.len() as f64 * q).ceil() as usize).clamp(1, samples.len()) - 1];
     (ms(at(0.5)), ms(at(0.99)), ms(samples[samples.len() - 1]))
 }
 
 /// Measures every game in `variants`; returns whether all samples were answered legally.
-pub fn run(variants: &[Variant], args: &LatencyArgs, out: &mut impl Write) -> std::io::Result<bool> {
+pub fn run(
+    variants: &[Variant],
+    args: &LatencyArgs,
+    out: &mut impl Write,
+) -> std::io::Result<bool> {
     let mut ok = true;
     for &variant in variants {
         let mut engine = ChildEngine::start()?;
         engine.send("uci")?;
         engine.wait_for("uciok")?;
-        engine.send(&format!("setoption name UCI_Variant value {}", variant.name()))?;
+        engine.send(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.name()
+        ))?;
         engine.send(&format!("setoption name Hash value {}", args.hash))?;
         engine.send(&format!("setoption name Threads value {}", args.threads))?;
         engine.send("isready")?;

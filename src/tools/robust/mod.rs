@@ -82,8 +82,14 @@ fn exit_code(result: std::io::Result<bool>) -> ExitCode {
 pub fn fuzz_main(args: &FuzzArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     exit_code(
-        fuzz::run(args.target, args.iterations, args.seed, args.start, &mut out)
-            .map(|r| r.failures.is_empty()),
+        fuzz::run(
+            args.target,
+            args.iterations,
+            args.seed,
+            args.start,
+            &mut out,
+        )
+        .map(|r| r.failures.is_empty()),
     )
 }
 

@@ -56,16 +56,20 @@ pub struct SoakReport {
 }
 
 /// Plays `config.games` games of `variant` and writes a summary line (and every failure).
-pub fn run(variant: Variant, config: &SoakConfig, out: &mut impl Write) -> std::io::Result<SoakReport> {
+pub fn run(
+    variant: Variant,
+    config: &SoakConfig,
+    out: &mut impl Write,
+) -> std::io::Result<SoakReport> {
     crate::core::attacks8::init();
     let start = Instant::now();
     let mut report = SoakReport::default();
     let shared = Shared::new(1);
     for index in 0..config.games {
         let mut rng = Rng::new(config.seed, index);
-        let played = catch_unwind(AssertUnwindSafe(|| {
-            crate::with_game!(variant, G => play_game::<G>(&mut rng, config, &shared))
-        }));
+        let played = catch_unwind(AssertUnwindSafe(
+            || crate::with_game!(variant, G => play_game::<G>(&mut rng, config, &shared)),
+        ));
         report.games += 1;
         match played {
             Ok(game) => {
@@ -73,7 +77,11 @@ pub fn run(variant: Variant, config: &SoakConfig, out: &mut impl Write) -> std::
                 report.outcomes[game.outcome] += 1;
                 report.slowest_move_ms = report.slowest_move_ms.max(game.slowest_ms);
                 for f in game.failures {
-                    let line = format!("FAIL {} game {index} (seed {}): {f}", variant.name(), config.seed);
+                    let line = format!(
+                        "FAIL {} game {index} (seed {}): {f}",
+                        variant.name(),
+                        config.seed
+                    );
                     writeln!(out, "{line}")?;
                     report.failures.push(line);
                 }
@@ -163,18 +171,25 @@ fn play_game<G: SearchGame>(rng: &mut Rng, config: &SoakConfig, shared: &Shared)
         played.slowest_ms = played.slowest_ms.max(took.as_millis());
         let fen = game.position.fen();
         if took > Duration::from_millis(clocks[side]) {
-            played.failures.push(format!("time loss: {took:?} with {} ms left in {fen}", clocks[side]));
+            played.failures.push(format!(
+                "time loss: {took:?} with {} ms left in {fen}",
+                clocks[side]
+            ));
             return played;
         }
         clocks[side] = clocks[side] - took.as_millis() as u64 + INCREMENT_MS;
         let Some(best) = outcome.best else {
-            played.failures.push(format!("no move from the search in {fen}"));
+            played
+                .failures
+                .push(format!("no move from the search in {fen}"));
             return played;
         };
         game.position.generate(&mut moves);
         let text = game.position.move_text(best);
         if !moves.contains(&best) || parse_move(&game.position, &text) != Ok(best) {
-            played.failures.push(format!("illegal move {text} in {fen}"));
+            played
+                .failures
+                .push(format!("illegal move {text} in {fen}"));
             return played;
         }
         if let Some(problem) = independent_check(&game.position, &text) {
@@ -185,13 +200,17 @@ fn play_game<G: SearchGame>(rng: &mut Rng, config: &SoakConfig, shared: &Shared)
         played.moves += 1;
         let pos = &game.position;
         if pos.hash() != pos.recompute_hash() {
-            played.failures.push(format!("hash wrong after {text} in {fen}"));
+            played
+                .failures
+                .push(format!("hash wrong after {text} in {fen}"));
             return played;
         }
         match G::from_fen(&pos.fen()) {
             Ok(again) if again.fen() == pos.fen() => {}
             _ => {
-                played.failures.push(format!("FEN {} does not round-trip", pos.fen()));
+                played
+                    .failures
+                    .push(format!("FEN {} does not round-trip", pos.fen()));
                 return played;
             }
         }
@@ -253,12 +272,23 @@ fn attacked(board: &Board, f: i32, r: i32, by_white: bool) -> bool {
         }
     };
     let own = |c: char| c.is_ascii_uppercase() == by_white;
-    let is = |f: i32, r: i32, kinds: &str| at(f, r).is_some_and(|c| own(c) && kinds.contains(c.to_ascii_lowercase()));
+    let is = |f: i32, r: i32, kinds: &str| {
+        at(f, r).is_some_and(|c| own(c) && kinds.contains(c.to_ascii_lowercase()))
+    };
     let pawn_dir = if by_white { -1 } else { 1 };
     if is(f - 1, r + pawn_dir, "p") || is(f + 1, r + pawn_dir, "p") {
         return true;
     }
-    for (df, dr) in [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)] {
+    for (df, dr) in [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ] {
         if is(f + df, r + dr, "n") {
             return true;
         }
