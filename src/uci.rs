@@ -237,6 +237,7 @@ impl Uci {
             ["ponderhit", ..] => {
                 if let Some(running) = &self.running {
                     running.clock.ponderhit();
+                    running.handle.thread().unpark();
                 }
                 Ok(())
             }
@@ -294,8 +295,9 @@ impl Uci {
     fn finish_search(&mut self, stop: bool) {
         if let Some(running) = self.running.take() {
             if stop {
-                running.halt.store(true, Ordering::Relaxed);
+                running.halt.store(true, Ordering::SeqCst);
                 self.shared.stop.store(true, Ordering::Relaxed);
+                running.handle.thread().unpark();
             }
             if running.handle.join().is_err() {
                 send(&self.out, "info string error: the search thread failed");
@@ -326,8 +328,11 @@ impl Uci {
             }
             "hash" => {
                 let mb = number(1, MAX_HASH_MB as u64)? as usize;
+                // On failure the old table stays (and the error says so).
+                let shared = Shared::try_new(mb)
+                    .map_err(|e| format!("{e}; keeping {} MiB", self.options.hash_mb))?;
                 self.options.hash_mb = mb;
-                self.shared = Arc::new(Shared::new(mb));
+                self.shared = Arc::new(shared);
             }
             "multipv" => self.options.multipv = number(1, 256)? as usize,
             "move overhead" => self.options.move_overhead = number(0, 5000)?,
@@ -588,9 +593,11 @@ impl SearchJob {
             move_pair_text(&g.position, outcome.best, outcome.ponder)
         });
         // UCI: in infinite or ponder mode the best move waits for `stop` or `ponderhit`.
-        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::Relaxed)
+        // `stop` and `ponderhit` unpark this thread, so the wait ends at once; the timeout
+        // is only a safety net.
+        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::SeqCst)
         {
-            std::thread::sleep(std::time::Duration::from_millis(1));
+            std::thread::park_timeout(std::time::Duration::from_millis(50));
         }
         let line = match (best, ponder) {
             (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),

@@ -87,6 +87,18 @@ impl Shared {
     }
 }
 
+impl Shared {
+    /// Like [`Shared::new`], but an error instead of an abort when the table cannot be
+    /// allocated.
+    pub fn try_new(hash_mb: usize) -> Result<Shared, String> {
+        Ok(Shared {
+            tt: TranspositionTable::try_new(hash_mb)?,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        })
+    }
+}
+
 /// Settings of one search that are not limits.
 #[derive(Clone, Debug)]
 pub struct Settings {

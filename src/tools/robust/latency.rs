@@ -132,6 +132,21 @@ pub fn run(
         engine.wait_for("readyok")?;
         let fens = seed_fens(variant);
         let mut rng = Rng::new(7, variant as u64);
+        // The baseline: `isready` with no search running. On a loaded machine its tail is
+        // the scheduler's, and the figures during search are to be read against it.
+        let mut idle = Vec::new();
+        for _ in 0..args.samples {
+            std::thread::sleep(Duration::from_millis(1 + rng.below(20) as u64));
+            let sent = engine.send("isready")?;
+            let (at, _) = engine.wait_for("readyok")?;
+            idle.push(at.saturating_duration_since(sent));
+        }
+        let (i50, i99, imax) = percentiles(&mut idle);
+        writeln!(
+            out,
+            "latency {}: idle isready p50 {i50:.2} ms p99 {i99:.2} ms max {imax:.2} ms",
+            variant.name()
+        )?;
         let (mut ready, mut stop) = (Vec::new(), Vec::new());
         let mut illegal = 0;
         for i in 0..args.samples {
