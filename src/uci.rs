@@ -178,8 +178,17 @@ pub struct Uci {
 impl Uci {
     /// A fresh session writing to `out`: chess, start position, default options.
     pub fn new(out: Output) -> Uci {
+        Uci::with_hash(out, Options::default().hash_mb)
+    }
+
+    /// A fresh session with a `Hash` of `hash_mb` MiB (the fuzzer starts thousands of
+    /// sessions; zeroing the default table for each would cost more than the session).
+    pub fn with_hash(out: Output, hash_mb: usize) -> Uci {
         let variant = Variant::Chess;
-        let options = Options::default();
+        let options = Options {
+            hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
+            ..Options::default()
+        };
         Uci {
             variant,
             game: start_position(variant),

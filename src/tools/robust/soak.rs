@@ -71,6 +71,19 @@ pub fn run(
             || crate::with_game!(variant, G => play_game::<G>(&mut rng, config, &shared)),
         ));
         report.games += 1;
+        if report.games % 250 == 0 {
+            // Progress, so that an interrupted soak still leaves its figures.
+            writeln!(
+                out,
+                "progress {}: {} games, {} moves, {} failures, {} ms",
+                variant.name(),
+                report.games,
+                report.moves,
+                report.failures.len(),
+                start.elapsed().as_millis()
+            )?;
+            out.flush()?;
+        }
         match played {
             Ok(game) => {
                 report.moves += game.moves;
