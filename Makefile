@@ -61,3 +61,18 @@ openings: build
 	done
 	./target/release/thoat openings --variant jetan --count 120 --seed 1 --safe-plies 2 \
 		> positions/openings/jetan.epd
+
+# Robustness (README § Robustness): the long runs behind the recorded figures.
+.PHONY: fuzz soak storm-long latency
+fuzz: build
+	for t in fen move uci; do nice -n 10 target/release/thoat fuzz --target $$t --iterations 1000000 --seed 20261129; done
+
+soak: build
+	nice -n 10 target/release/thoat soak --games 2000 --nodes 200 --seed 20261129
+
+storm-long:
+	THOAT_STORM_ACTIONS=20000 THOAT_STORM_SEED=777 nice -n 10 $(CARGO) test --test storm protocol -- --nocapture
+
+latency: build
+	target/release/thoat latency --samples 300
+	target/release/thoat latency --variant chess --samples 20 --hash 256 --analysis-secs 120

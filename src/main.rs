@@ -64,6 +64,14 @@ enum Command {
     /// Make an opening book for `match`: random plies from the start, kept when a short
     /// search finds them balanced.
     Openings(thoat::tools::matches::cli::OpeningsArgs),
+    /// Robustness: fuzz FEN, move-text or UCI-line parsing with mutated valid inputs and
+    /// check that nothing panics, hangs or corrupts the state (see README § Robustness).
+    Fuzz(thoat::tools::robust::FuzzArgs),
+    /// Robustness: fast node-limited self-play games with every move checked for legality.
+    Soak(thoat::tools::robust::SoakArgs),
+    /// Robustness: `stop` and `isready` latency during search, and peak memory in a long
+    /// analysis, measured on a child engine over its pipes.
+    Latency(thoat::tools::robust::LatencyArgs),
 }
 
 /// The arguments of `thoat analyze`.
@@ -151,6 +159,9 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+        Some(Command::Fuzz(args)) => thoat::tools::robust::fuzz_main(&args),
+        Some(Command::Soak(args)) => thoat::tools::robust::soak_main(&args),
+        Some(Command::Latency(args)) => thoat::tools::robust::latency_main(&args),
         Some(Command::Bench { depth }) => {
             let mut out = std::io::stdout().lock();
             match thoat::tools::bench::run(depth.map(|d| d.clamp(1, 64)), &mut out) {

@@ -161,6 +161,9 @@ impl Default for Options {
 struct Running {
     halt: Arc<AtomicBool>,
     clock: Arc<Clock>,
+    /// Set by the search thread just before it prints `bestmove`: from then on a new `go`
+    /// is accepted (a GUI that has read `bestmove` may send `go` before the thread ended).
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -178,8 +181,17 @@ pub struct Uci {
 impl Uci {
     /// A fresh session writing to `out`: chess, start position, default options.
     pub fn new(out: Output) -> Uci {
+        Uci::with_hash(out, Options::default().hash_mb)
+    }
+
+    /// A fresh session with a `Hash` of `hash_mb` MiB (the fuzzer starts thousands of
+    /// sessions; zeroing the default table for each would cost more than the session).
+    pub fn with_hash(out: Output, hash_mb: usize) -> Uci {
         let variant = Variant::Chess;
-        let options = Options::default();
+        let options = Options {
+            hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
+            ..Options::default()
+        };
         Uci {
             variant,
             game: start_position(variant),
@@ -237,6 +249,7 @@ impl Uci {
             ["ponderhit", ..] => {
                 if let Some(running) = &self.running {
                     running.clock.ponderhit();
+                    running.handle.thread().unpark();
                 }
                 Ok(())
             }
@@ -295,8 +308,9 @@ impl Uci {
     fn finish_search(&mut self, stop: bool) {
         if let Some(running) = self.running.take() {
             if stop {
-                running.halt.store(true, Ordering::Relaxed);
+                running.halt.store(true, Ordering::SeqCst);
                 self.shared.stop.store(true, Ordering::Relaxed);
+                running.handle.thread().unpark();
             }
             if running.handle.join().is_err() {
                 send(&self.out, "info string error: the search thread failed");
@@ -336,7 +350,7 @@ impl Uci {
                     }
                     Err(e) => {
                         self.shared = Arc::new(Shared::new(self.options.hash_mb));
-                        return Err(e);
+                        return Err(format!("{e}; keeping {} MiB", self.options.hash_mb));
                     }
                 }
             }
@@ -382,7 +396,7 @@ impl Uci {
         }
         let request = parse_go(tokens)?;
         match &self.running {
-            Some(running) if !running.handle.is_finished() => {
+            Some(running) if !running.answered.load(Ordering::SeqCst) => {
                 return Err("a search is already running; send 'stop' first".to_string());
             }
             Some(_) => self.finish_search(false),
@@ -392,6 +406,7 @@ impl Uci {
         limits.searchmoves = self.game.parse_moves(&request.searchmoves)?;
         let pool = self.pool()?;
         let halt = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
         self.shared.stop.store(false, Ordering::Relaxed);
         let side = self.game.side_to_move().index();
         let clock = Arc::new(Clock::new(&limits, side, self.options.move_overhead));
@@ -407,6 +422,7 @@ impl Uci {
             shared: Arc::clone(&self.shared),
             pool,
             halt: Arc::clone(&halt),
+            answered: Arc::clone(&answered),
             out: Arc::clone(&self.out),
         };
         let handle = std::thread::Builder::new()
@@ -416,6 +432,7 @@ impl Uci {
         self.running = Some(Running {
             halt,
             clock,
+            answered,
             handle,
         });
         Ok(())
@@ -577,6 +594,7 @@ struct SearchJob {
     shared: Arc<Shared>,
     pool: Option<Arc<rayon::ThreadPool>>,
     halt: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
     out: Output,
 }
 
@@ -597,15 +615,18 @@ impl SearchJob {
             move_pair_text(&g.position, outcome.best, outcome.ponder)
         });
         // UCI: in infinite or ponder mode the best move waits for `stop` or `ponderhit`.
-        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::Relaxed)
+        // `stop` and `ponderhit` unpark this thread, so the wait ends at once; the timeout
+        // is only a safety net.
+        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::SeqCst)
         {
-            std::thread::sleep(std::time::Duration::from_millis(1));
+            std::thread::park_timeout(std::time::Duration::from_millis(50));
         }
         let line = match (best, ponder) {
             (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
             (Some(b), None) => format!("bestmove {b}"),
             (None, _) => "bestmove (none)".to_string(),
         };
+        self.answered.store(true, Ordering::SeqCst);
         send(&self.out, &line);
     }
 }

@@ -58,14 +58,18 @@ impl TranspositionTable {
         }
     }
 
-    /// A table of about `megabytes` MiB, or an error if the memory cannot be reserved.
+    /// A table of about `megabytes` MiB, or an error if the memory cannot be reserved (a
+    /// `Hash` value larger than the machine: the protocol answers an error instead of
+    /// aborting on a failed allocation).
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
-        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
+        let error = || format!("cannot allocate {megabytes} MiB for the hash table");
+        let bytes = megabytes
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or_else(error)?;
         let entries = (bytes / std::mem::size_of::<Slot>()).max(1024);
         let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(entries)
-            .map_err(|_| format!("cannot allocate a {megabytes} MiB hash table"))?;
+        slots.try_reserve_exact(entries).map_err(|_| error())?;
         slots.resize_with(entries, Slot::default);
         Ok(TranspositionTable {
             slots,
@@ -188,6 +192,14 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `Hash` the machine cannot hold is an error, not an abort (it aborted before).
+    #[test]
+    fn impossible_sizes_are_an_error() {
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(usize::MAX >> 20).is_err());
+        assert!(TranspositionTable::try_new(1).is_ok());
+    }
 
     #[test]
     fn stores_and_reads_back() {

@@ -225,6 +225,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             if self.stopped() {
                 return score;
             }
+            // A full window cannot be widened: return (no root move searched gives
+            // -INFINITE; widening again would loop for ever).
+            if alpha <= -INFINITE && beta >= INFINITE {
+                return score;
+            }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
@@ -233,7 +238,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             } else {
                 return score;
             }
-            delta += delta;
+            delta = (delta * 2).min(INFINITE);
             if delta > 1000 {
                 alpha = -INFINITE;
                 beta = INFINITE;
@@ -309,7 +314,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        pos.search_moves(&mut moves);
+        if root && !self.limits.searchmoves.is_empty() {
+            // `searchmoves` may name legal moves outside the game's search selection (duck
+            // squares that duck chess does not try): search exactly those.
+            pos.generate(&mut moves);
+            moves.retain(|m| self.limits.searchmoves.contains(m));
+        } else {
+            pos.search_moves(&mut moves);
+        }
         if moves.is_empty() {
             self.moves[ply] = moves;
             return result_score(pos.no_moves_result(), side, ply);

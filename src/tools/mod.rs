@@ -5,4 +5,5 @@ pub mod bench;
 pub mod matches;
 pub mod perft;
 pub mod pgn;
+pub mod robust;
 pub mod serve;
