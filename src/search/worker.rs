@@ -276,16 +276,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiescence(pos, alpha, beta, ply);
         }
-        self.pv[ply].clear();
-        self.count_node();
-        if self.stopped() {
-            return 0;
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
-        self.seldepth = self.seldepth.max(ply);
         let side = pos.side_to_move();
-        if let Some(result) = pos.ended() {
-            return result_score(result, side, ply);
-        }
         let root = ply == 0;
         if !root {
             // Mate distance pruning: no line from here beats a win already found nearer.
@@ -492,17 +486,25 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         best_score
     }
 
-    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The bookkeeping every node starts with: count it, clear its PV, and return at once
+    /// when the search is stopped (0) or the game is already over (its score).
+    #[inline]
+    fn enter_node(&mut self, pos: &G, ply: usize) -> Option<i32> {
         self.pv[ply].clear();
         self.count_node();
         if self.stopped() {
-            return 0;
+            return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        let side = pos.side_to_move();
-        if let Some(result) = pos.ended() {
-            return result_score(result, side, ply);
+        pos.ended()
+            .map(|result| result_score(result, pos.side_to_move(), ply))
+    }
+
+    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
+        let side = pos.side_to_move();
         let in_check = pos.in_check();
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate(pos) };

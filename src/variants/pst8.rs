@@ -94,6 +94,17 @@ pub const KING_END: [i32; 64] = [
     -50,-30,-30,-30,-30,-30,-30,-50,
 ];
 
+/// The material balance of a chess-like position for the side with index `us`: `values[k]`
+/// for each piece of type `k` (pawn to queen; the king, type 5, is not counted).
+pub fn material_balance(pieces: &[u64; 6], colors: &[u64; 2], values: &[i32; 6], us: usize) -> i32 {
+    let side = |c: usize| -> i32 {
+        (0..5)
+            .map(|k| values[k] * (pieces[k] & colors[c]).count_ones() as i32)
+            .sum()
+    };
+    side(us) - side(us ^ 1)
+}
+
 /// The table index of `square` (rank * 8 + file) for a piece of `white` or not.
 #[inline]
 pub const fn pst_index(white: bool, square: u8) -> usize {

@@ -42,13 +42,7 @@ impl Chess {
 
 impl SearchGame for Chess {
     fn material(&self) -> i32 {
-        let side = |c: usize| -> i32 {
-            (PAWN..KING)
-                .map(|k| VALUES[k] * (self.pieces[k] & self.colors[c]).count_ones() as i32)
-                .sum()
-        };
-        let us = self.side.index();
-        side(us) - side(us ^ 1)
+        pst8::material_balance(&self.pieces, &self.colors, &VALUES, self.side.index())
     }
 
     fn evaluate(&self) -> i32 {
