@@ -1,5 +1,16 @@
 //! Iteration over the set bits of `u64` (7x7 and 8x8 boards) and `u128` (10x10) bitboards.
 
+/// Shifts an 8x8 (or embedded 7x7) bitboard by `delta` squares: up for a positive delta,
+/// down for a negative one. The caller masks off squares that wrap around a file edge.
+#[inline(always)]
+pub const fn shift(bits: u64, delta: i8) -> u64 {
+    if delta >= 0 {
+        bits << delta
+    } else {
+        bits >> -delta
+    }
+}
+
 /// A bitboard word: `u64` or `u128`.
 pub trait Bits: Copy + Eq {
     /// Iterates over the indices of the set bits, lowest first.

@@ -9,6 +9,7 @@
 use super::{Chess, BISHOP, CASTLE, DOUBLE_PUSH, EN_PASSANT, KING, KNIGHT, PAWN, PROMOTION, QUEEN};
 use super::{ROOK, WHITE_KING_SIDE};
 use crate::core::attacks8::{self, between, line};
+use crate::core::bits::shift;
 use crate::core::{Bits, Move};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -108,16 +109,6 @@ impl Sink for Lister<'_> {
                 self.0.push(Move::new(from, to, 0, PROMOTION, piece as u8));
             }
         }
-    }
-}
-
-/// Shifts a bitboard towards the enemy's side by `delta` (negative: downwards).
-#[inline(always)]
-fn shift(b: u64, delta: i8) -> u64 {
-    if delta >= 0 {
-        b << delta
-    } else {
-        b >> -delta
     }
 }
 

@@ -11,6 +11,7 @@
 
 use super::*;
 use crate::core::attacks8::{bishop, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
+use crate::core::bits::shift;
 
 const RANK_1: u64 = 0xff;
 const RANK_3: u64 = 0xff << 16;
@@ -29,15 +30,6 @@ pub(super) trait Sink {
     fn promotions(&mut self, targets: u64, delta: i8);
     /// One en-passant capture or castling move.
     fn special(&mut self, from: u8, to: u8, kind: u8);
-}
-
-#[inline]
-fn shift(bb: u64, delta: i8) -> u64 {
-    if delta >= 0 {
-        bb << delta
-    } else {
-        bb >> -delta
-    }
 }
 
 impl Duck {

@@ -9,6 +9,7 @@
 
 use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, LANAR};
 use crate::core::attacks8::{bishop, rook, KING};
+use crate::core::bits::shift;
 use crate::core::{Bits, Color, Move};
 
 /// The 49 real squares: files a-g of ranks 1-7.
@@ -23,16 +24,6 @@ const RANK_7: u64 = 0x7F << 48;
 const ORTHOGONAL: [i8; 4] = [8, -8, 1, -1];
 /// Fylgdar capture directions as index offsets: north-east, north-west, south-east, south-west.
 const DIAGONAL: [i8; 4] = [9, 7, -7, -9];
-
-/// Moves every bit of `bits` by `delta` squares (the result may hold off-board squares).
-#[inline(always)]
-const fn shift(bits: u64, delta: i8) -> u64 {
-    if delta > 0 {
-        bits << delta
-    } else {
-        bits >> -delta
-    }
-}
 
 /// The squares a side's Fylgdar may move or capture onto: the board without its back rank.
 #[inline(always)]
