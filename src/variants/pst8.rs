@@ -3,6 +3,8 @@
 //! The values are those of the well-known "simplified evaluation function" (Chess
 //! Programming Wiki); chess and duck chess start from them.
 
+use crate::core::Bits;
+
 /// Pawn.
 #[rustfmt::skip]
 pub const PAWN: [i32; 64] = [
@@ -93,6 +95,19 @@ pub const KING_END: [i32; 64] = [
     -30,-30,  0,  0,  0,  0,-30,-30,
     -50,-30,-30,-30,-30,-30,-30,-50,
 ];
+
+/// Material plus piece-square value of the pawns to queens (types 0 to 4) on `own`, for
+/// White (`white`) or Black: `values[k]` plus the table entry of each piece.
+pub fn piece_square_sum(pieces: &[u64; 6], own: u64, white: bool, values: &[i32; 6]) -> i32 {
+    let tables = [&PAWN, &KNIGHT, &BISHOP, &ROOK, &QUEEN];
+    let mut score = 0;
+    for (kind, table) in tables.iter().enumerate() {
+        for sq in (pieces[kind] & own).squares() {
+            score += values[kind] + table[pst_index(white, sq)];
+        }
+    }
+    score
+}
 
 /// The material balance of a chess-like position for the side with index `us`: `values[k]`
 /// for each piece of type `k` (pawn to queen; the king, type 5, is not counted).

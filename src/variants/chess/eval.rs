@@ -16,19 +16,7 @@ impl Chess {
     fn side_score(&self, color: usize, phase: i32) -> i32 {
         let own = self.colors[color];
         let white = color == Color::White.index();
-        let tables = [
-            &pst8::PAWN,
-            &pst8::KNIGHT,
-            &pst8::BISHOP,
-            &pst8::ROOK,
-            &pst8::QUEEN,
-        ];
-        let mut score = 0;
-        for (kind, table) in tables.iter().enumerate() {
-            for sq in (self.pieces[kind] & own).squares() {
-                score += VALUES[kind] + table[pst8::pst_index(white, sq)];
-            }
-        }
+        let mut score = pst8::piece_square_sum(&self.pieces, own, white, &VALUES);
         for sq in (self.pieces[KING] & own).squares() {
             let i = pst8::pst_index(white, sq);
             score += (pst8::KING_MIDDLE[i] * phase + pst8::KING_END[i] * (24 - phase)) / 24;

@@ -169,20 +169,9 @@ impl Duck {
     fn side_score(&self, color: Color) -> i32 {
         let own = self.colors[color.index()];
         let white = color == Color::White;
-        let tables = [
-            &pst8::PAWN,
-            &pst8::KNIGHT,
-            &pst8::BISHOP,
-            &pst8::ROOK,
-            &pst8::QUEEN,
-            &pst8::KING_MIDDLE,
-        ];
-        let mut score = 0;
-        for (kind, table) in tables.iter().enumerate() {
-            for sq in (self.pieces[kind] & own).squares() {
-                score +=
-                    table[pst8::pst_index(white, sq)] + if kind == KING { 0 } else { VALUES[kind] };
-            }
+        let mut score = pst8::piece_square_sum(&self.pieces, own, white, &VALUES);
+        for sq in (self.pieces[KING] & own).squares() {
+            score += pst8::KING_MIDDLE[pst8::pst_index(white, sq)];
         }
         score
     }
