@@ -1,4 +1,5 @@
-//! One-shot jobs on top of the rules: perft (and later bench, match, analyze).
+//! One-shot jobs on top of the rules and the search: perft, bench, PGN, analyze, match,
+//! the robustness tools and the browser board.
 
 pub mod analyze;
 pub mod bench;
@@ -7,3 +8,17 @@ pub mod perft;
 pub mod pgn;
 pub mod robust;
 pub mod serve;
+
+/// Waits up to `grace` for a child engine (already told to `quit`) to exit, then kills it;
+/// always reaps it, so no zombie is left.
+pub fn reap(child: &mut std::process::Child, grace: std::time::Duration) {
+    let deadline = std::time::Instant::now() + grace;
+    while std::time::Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -222,15 +222,7 @@ impl Drop for Engine {
     fn drop(&mut self) {
         // Ask politely, give it a moment, then kill; always reap, so no zombie is left.
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::tools::reap(&mut self.child, Duration::from_millis(500));
     }
 }
 
