@@ -44,6 +44,10 @@ enum Command {
         /// Search every position to this depth instead of each game's default.
         #[arg(long, short = 'd')]
         depth: Option<i32>,
+        /// Lazy SMP threads per search: with more than one, the bench measures the time to
+        /// reach each depth, and its node count varies from run to run.
+        #[arg(long, short = 't', default_value_t = 1)]
+        threads: usize,
     },
     /// Serve a board in the browser for all five games (page and JSON API).
     Serve {
@@ -162,9 +166,10 @@ fn main() -> ExitCode {
         Some(Command::Fuzz(args)) => thoat::tools::robust::fuzz_main(&args),
         Some(Command::Soak(args)) => thoat::tools::robust::soak_main(&args),
         Some(Command::Latency(args)) => thoat::tools::robust::latency_main(&args),
-        Some(Command::Bench { depth }) => {
+        Some(Command::Bench { depth, threads }) => {
             let mut out = std::io::stdout().lock();
-            match thoat::tools::bench::run(depth.map(|d| d.clamp(1, 64)), &mut out) {
+            let depth = depth.map(|d| d.clamp(1, 64));
+            match thoat::tools::bench::run_threads(depth, threads.clamp(1, 256), &mut out) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("thoat: {e}");

@@ -154,3 +154,85 @@ fn jetan_princess_and_chief_captures() {
         ("9k/10/10/10/10/10/10/10/1q8/K1W6Q w - 0 1", 1, &["c1b2"]),
     ]);
 }
+
+/// Lazy SMP: with two threads a fixed-depth search answers with a line of exactly that depth
+/// (the deepest completed by either thread, never a shallower or a deeper one) and a legal
+/// move, in every game.
+#[test]
+fn two_threads_complete_the_requested_depth() {
+    fn check<G: SearchGame>(fen: &str, depth: i32) {
+        let position = G::from_fen(fen).unwrap();
+        let game = GameState::new(position.clone());
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let settings = Settings {
+            threads: 2,
+            multipv: 1,
+            ..Settings::default()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let shared = Shared::new(16);
+        let quiet: Reporter = Arc::new(|_: &str| {});
+        for _ in 0..3 {
+            shared
+                .stop
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            let clock = Clock::new(&limits, 0, 0);
+            let outcome = search(
+                &game,
+                &limits,
+                &settings,
+                &clock,
+                &shared,
+                Some(&pool),
+                &quiet,
+            );
+            assert_eq!(outcome.depth, depth, "{fen}");
+            let mut legal = Vec::new();
+            position.generate(&mut legal);
+            assert!(legal.contains(&outcome.best.unwrap()), "{fen}");
+        }
+    }
+    check::<Chess>(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        7,
+    );
+    check::<Duck>(Duck::START_FEN, 4);
+    check::<Chaturanga>(Chaturanga::START_FEN, 8);
+    check::<Skak>(Skak::START_FEN, 9);
+    check::<Jetan>(Jetan::START_FEN, 6);
+}
+
+/// Games without check say when the side to move's royal piece can be captured, so that the
+/// search does not prune such a position as quiet; and the wins that hid behind that pruning
+/// are found at the least depth.
+#[test]
+fn royal_pieces_en_prise_are_threats() {
+    // Black's Princess b2 is two orthogonal steps (c1-b1-b2) from White's Warrior: en prise.
+    let threatened = Jetan::from_fen("9k/10/10/10/10/10/10/10/1q8/K1W6Q b - 0 1").unwrap();
+    assert!(threatened.threatened());
+    assert!(!threatened.in_check());
+    let safe = Jetan::from_fen("9k/10/10/10/10/1q8/10/10/10/K1W6Q b - 0 1").unwrap();
+    assert!(!safe.threatened());
+    // The Chief next to the enemy Chief: the Chief that moves first takes it and wins.
+    let chiefs = Jetan::from_fen("q9/10/10/10/10/10/10/10/10/K1k6Q w - 0 1").unwrap();
+    assert!(chiefs.threatened());
+    // Skak: a Höfdhing on the Jarkhan's diagonal, then blocked.
+    let open = Skak::from_fen("3k3/7/7/B6/7/7/3K3 b - - 0 1").unwrap();
+    let blocked = Skak::from_fen("3k3/7/1p5/B6/7/7/3K3 b - - 0 1").unwrap();
+    assert!(open.threatened());
+    assert!(!blocked.threatened());
+    // The wins in two of the tactics suites that need it, found at depth 3.
+    let (best, score, position) = think::<Jetan>(
+        "wad4Kaw/tppppp1ppt/10/9q/10/10/k4f4/1AP7/DPP1PPPPPT/3Q3DAW w - 0 17",
+        3,
+        1,
+    );
+    assert_eq!(position.move_text(best.unwrap()), "h10h7");
+    assert!(score >= MATE - 3, "score {score}");
+}

@@ -8,8 +8,8 @@ pub mod tt;
 mod worker;
 
 use crate::core::{Game, GameResult, GameState, Move};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 pub use time::{Clock, Limits};
 pub use tt::TranspositionTable;
 
@@ -39,6 +39,13 @@ pub trait SearchGame: Game {
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check answer `false`.
     fn in_check(&self) -> bool;
+
+    /// Whether the side to move, not in check, may still lose on the next move (games without
+    /// check: its jetan Princess or skak Jarkhan can be captured). Such a position is not quiet: the
+    /// search does not prune it or its moves as if the side to move could pass.
+    fn threatened(&self) -> bool {
+        false
+    }
 
     /// The position after passing the turn, where the game makes a null move sound;
     /// `None` where it does not (duck chess, zugzwang-prone endings).
@@ -79,6 +86,94 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes searched by all threads.
     pub nodes: AtomicU64,
+    /// The deepest iteration any thread has completed in this search.
+    deepest: Deepest,
+    /// The moves threads are searching right now.
+    busy: BusyMoves,
+}
+
+/// Which (position, move) pairs some thread is searching right now: the "simplified ABDADA"
+/// addition to Lazy SMP. A thread that meets a move another thread is already searching
+/// searches its other moves first and that one last, so that the threads split the tree
+/// instead of walking the same subtree side by side; by the time it comes back, the other
+/// thread's result is usually in the table. A lossy table of hashes: a collision only
+/// changes the order of moves, never the result.
+struct BusyMoves(Vec<AtomicU64>);
+
+impl BusyMoves {
+    const SIZE: usize = 1 << 15;
+
+    fn new() -> Self {
+        BusyMoves((0..Self::SIZE).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline]
+    fn slot(&self, key: u64, mv: Move) -> (&AtomicU64, u64) {
+        let tag = key ^ u64::from(mv.bits()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (&self.0[(tag >> 49) as usize & (Self::SIZE - 1)], tag)
+    }
+
+    #[inline]
+    fn is_busy(&self, key: u64, mv: Move) -> bool {
+        let (slot, tag) = self.slot(key, mv);
+        slot.load(Ordering::Relaxed) == tag
+    }
+
+    #[inline]
+    fn enter(&self, key: u64, mv: Move) {
+        let (slot, tag) = self.slot(key, mv);
+        slot.store(tag, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, key: u64, mv: Move) {
+        let (slot, tag) = self.slot(key, mv);
+        // Only this entry: another thread may have taken the slot since.
+        let _ = slot.compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// Lazy SMP bookkeeping of one search: which depth the main thread is on, and the deepest
+/// iteration completed by any thread with its score and principal variation. A thread that
+/// finishes a depth first publishes it; the others then abandon that depth and go deeper,
+/// and the search answers with the deepest line, so two threads reach a depth sooner than
+/// one instead of completing the same iteration twice.
+#[derive(Default)]
+struct Deepest {
+    /// The depth the main thread is searching (helpers skip it).
+    main_depth: AtomicI32,
+    /// The depth of `line` (0: none yet), readable without the lock.
+    depth: AtomicI32,
+    /// The score and principal variation of the deepest completed iteration.
+    line: Mutex<(i32, Vec<Move>)>,
+}
+
+impl Deepest {
+    fn reset(&self) {
+        self.main_depth.store(0, Ordering::Relaxed);
+        self.depth.store(0, Ordering::Relaxed);
+    }
+
+    /// Records a completed iteration if it is the deepest so far.
+    fn publish(&self, depth: i32, score: i32, pv: &[Move]) {
+        let mut line = self
+            .line
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if depth > self.depth.load(Ordering::Relaxed) {
+            *line = (score, pv.to_vec());
+            self.depth.store(depth, Ordering::Release);
+        }
+    }
+
+    /// The deepest completed iteration: depth, score and principal variation.
+    fn get(&self) -> (i32, i32, Vec<Move>) {
+        let line = self
+            .line
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        (self.depth.load(Ordering::Acquire), line.0, line.1.clone())
+    }
 }
 
 impl Shared {
@@ -97,6 +192,8 @@ impl Shared {
             tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            deepest: Deepest::default(),
+            busy: BusyMoves::new(),
         }
     }
 }
@@ -202,6 +299,7 @@ pub fn search<G: SearchGame>(
     // `stop` is cleared by the caller before the search starts, not here: a `stop` that
     // arrives while this thread is starting must not be lost.
     shared.nodes.store(0, Ordering::Relaxed);
+    shared.deepest.reset();
     if settings.eval == EvalMode::Random {
         return random_move(game);
     }

@@ -11,6 +11,9 @@ use std::sync::atomic::Ordering;
 
 /// How often (in nodes) a thread publishes its node count and checks the clock.
 const CHECK_INTERVAL: u64 = 1024;
+/// Nodes at least this deep put off moves another thread is searching (ABDADA): below it
+/// the bookkeeping costs more than the duplicated work it saves.
+const DEFER_DEPTH: i32 = 3;
 /// Entries of the history table: from square x to square (128 x 128), per side.
 const HISTORY_SIZE: usize = 2 * 128 * 128;
 
@@ -33,6 +36,12 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pv: Vec<Vec<Move>>,
     /// Root moves already chosen as the best of an earlier MultiPV line at this depth.
     excluded: Vec<Move>,
+    /// The depth of the iteration in progress.
+    depth: i32,
+    /// Whether threads share completed depths (Lazy SMP with one line).
+    sharing: bool,
+    /// Set when another thread completed the depth in progress: the iteration unwinds.
+    abandoned: bool,
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -63,6 +72,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             excluded: Vec::new(),
+            depth: 0,
+            sharing: false,
+            abandoned: false,
         }
     }
 
@@ -75,8 +87,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
+    /// Whether the search, or this thread's iteration, must unwind.
     fn stopped(&self) -> bool {
-        self.shared.stop.load(Ordering::Relaxed)
+        self.abandoned || self.shared.stop.load(Ordering::Relaxed)
     }
 
     /// Counts a node; every `CHECK_INTERVAL` nodes publishes the count and (main thread)
@@ -95,6 +108,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
             if self.id == 0 && (over_nodes || self.clock.hard_expired()) {
                 self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if self.sharing && self.shared.deepest.depth.load(Ordering::Relaxed) >= self.depth {
+                self.abandoned = true;
             }
         }
     }
@@ -124,9 +140,24 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             )
             .clamp(1, MAX_PLY as i32 - 1);
         let lines = self.settings.multipv.clamp(1, legal.len());
+        // Threads share completed depths only for a single line: MultiPV lines are searched
+        // one after another and each thread needs all of them.
+        self.sharing = lines == 1 && self.settings.threads > 1;
+        let deepest = &self.shared.deepest;
         let mut previous = vec![0i32; lines];
-        let start_depth = 1 + (self.id % 2) as i32;
-        for depth in start_depth..=max_depth {
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            if self.sharing {
+                if self.id == 0 {
+                    deepest.main_depth.store(depth, Ordering::Relaxed);
+                } else if self.id % 2 == 1
+                    && depth < max_depth
+                    && deepest.main_depth.load(Ordering::Relaxed) == depth
+                {
+                    depth += 1; // odd helpers run one depth ahead of the main thread
+                }
+            }
+            self.depth = depth;
             self.excluded.clear();
             let mut line_results: Vec<(i32, Vec<Move>)> = Vec::new();
             for line in 0..lines {
@@ -134,7 +165,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 let score = self.aspiration(depth, previous[line]);
                 // An interrupted iteration is used only if no earlier one completed; its
                 // principal variation then holds the best root move fully searched so far.
-                if self.stopped() && outcome.depth > 0 {
+                if (self.stopped() && outcome.depth > 0) || self.abandoned {
                     break;
                 }
                 let pv = self.pv[0].clone();
@@ -149,11 +180,30 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     break;
                 }
             }
-            if let Some((score, pv)) = line_results.first() {
+            if self.abandoned {
+                // Another thread completed this depth first: take its line and go deeper.
+                self.abandoned = false;
+                let (done, score, pv) = deepest.get();
+                if let Some(&best) = pv.first() {
+                    if let Some(report) = report {
+                        self.seldepth = 0;
+                        self.report_line(report, done, 1, score, &pv);
+                    }
+                    outcome.best = Some(best);
+                    outcome.ponder = pv.get(1).copied();
+                    outcome.score = score;
+                    outcome.depth = done;
+                    previous[0] = score;
+                }
+                depth = done.max(depth);
+            } else if let Some((score, pv)) = line_results.first() {
                 outcome.best = pv.first().copied();
                 outcome.ponder = pv.get(1).copied();
                 outcome.score = *score;
                 outcome.depth = depth;
+                if self.sharing && !self.stopped() {
+                    deepest.publish(depth, *score, pv);
+                }
             }
             if self.stopped() {
                 break;
@@ -165,6 +215,20 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     .is_some_and(|m| outcome.score >= MATE - 2 * m as i32);
                 if self.clock.soft_expired() || mate_found {
                     break;
+                }
+            }
+            depth += 1;
+        }
+        if self.sharing && self.id == 0 {
+            // The deepest line of any thread answers (a helper may have finished a depth
+            // the main thread was stopped in).
+            let (done, score, pv) = deepest.get();
+            if done > outcome.depth {
+                if let Some(&best) = pv.first() {
+                    outcome.best = Some(best);
+                    outcome.ponder = pv.get(1).copied();
+                    outcome.score = score;
+                    outcome.depth = done;
                 }
             }
         }
@@ -331,8 +395,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         } else {
             self.evaluate(pos)
         };
+        // Pruning by the static evaluation assumes the side to move could pass; not so in
+        // check, nor with its Princess (jetan) or Jarkhan (skak) en prise (the move or two that save it may
+        // be all it has).
+        let threatened = in_check || pos.threatened();
 
-        if !is_pv && !in_check && !root {
+        if !is_pv && !threatened && !root {
             // Reverse futility: far above beta at low depth, assume it holds.
             if depth <= 6 && eval - 90 * depth >= beta && eval.abs() < MATE_BOUND {
                 self.moves[ply] = moves;
@@ -372,8 +440,26 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let mut quiets_tried: Vec<Move> = Vec::new();
-        for index in 0..moves.len() {
-            let mv = pick_next(&mut moves, &mut scores, index);
+        // Moves another thread is searching right now, put off to the end (ABDADA).
+        let mut deferred: Vec<Move> = Vec::new();
+        let defer = self.settings.threads > 1 && depth >= DEFER_DEPTH;
+        let mut index = 0;
+        let mut next_deferred = 0;
+        loop {
+            let mv = if index < moves.len() {
+                index += 1;
+                let mv = pick_next(&mut moves, &mut scores, index - 1);
+                if defer && searched > 0 && self.shared.busy.is_busy(key, mv) {
+                    deferred.push(mv);
+                    continue;
+                }
+                mv
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            } else {
+                break;
+            };
             if root
                 && (self.excluded.contains(&mv)
                     || (!self.limits.searchmoves.is_empty()
@@ -404,6 +490,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
             let new_depth = depth - 1 + i32::from(gives_check && ply < MAX_PLY / 2);
             self.path.push(child.hash());
+            if defer {
+                self.shared.busy.enter(key, mv);
+            }
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, is_pv)
             } else {
@@ -436,6 +525,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 }
                 score
             };
+            if defer {
+                self.shared.busy.leave(key, mv);
+            }
             self.path.pop();
             searched += 1;
             if self.stopped() {

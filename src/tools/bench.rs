@@ -1,6 +1,9 @@
 //! `bench`: a fixed-depth, single-thread search of the positions in `positions/bench/` for
 //! every game. The node count is a signature of the search: it is the same on every run
 //! and changes only when the search or an evaluation changes.
+//!
+//! With more threads (`thoat bench --threads 2`) the same fixed-depth searches measure the
+//! time to reach a depth with Lazy SMP; the node count then varies from run to run.
 
 use crate::core::GameState;
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
@@ -31,7 +34,12 @@ pub struct BenchReport {
     pub millis: u128,
 }
 
-fn bench_game<G: SearchGame>(fens: &str, depth: i32) -> Result<u64, String> {
+fn bench_game<G: SearchGame>(
+    fens: &str,
+    depth: i32,
+    threads: usize,
+    pool: Option<&rayon::ThreadPool>,
+) -> Result<u64, String> {
     let mut nodes = 0;
     let quiet: Reporter = Arc::new(|_: &str| {});
     for fen in fens
@@ -48,29 +56,49 @@ fn bench_game<G: SearchGame>(fens: &str, depth: i32) -> Result<u64, String> {
         let clock = Clock::new(&limits, 0, 0);
         let shared = Shared::new(16);
         let settings = Settings {
-            threads: 1,
+            threads,
             multipv: 1,
             ..Settings::default()
         };
-        nodes += search(&game, &limits, &settings, &clock, &shared, None, &quiet).nodes;
+        nodes += search(&game, &limits, &settings, &clock, &shared, pool, &quiet).nodes;
     }
     Ok(nodes)
 }
 
-/// Runs the bench (each game at its own depth, or all at `depth`) and writes one line per
-/// game and, last, `<N> nodes <NPS> nps`.
+/// Runs the bench (each game at its own depth, or all at `depth`) on one thread and writes
+/// one line per game and, last, `<N> nodes <NPS> nps`.
 pub fn run(depth: Option<i32>, out: &mut impl Write) -> std::io::Result<BenchReport> {
+    run_threads(depth, 1, out)
+}
+
+/// [`run`] with `threads` Lazy SMP threads per search.
+pub fn run_threads(
+    depth: Option<i32>,
+    threads: usize,
+    out: &mut impl Write,
+) -> std::io::Result<BenchReport> {
+    let threads = threads.max(1);
+    let pool = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(std::io::Error::other)?;
+        Some(pool)
+    } else {
+        None
+    };
+    let pool = pool.as_ref();
     let start = Instant::now();
     let mut total = 0;
     for (name, fens, default_depth) in SUITES {
         let depth = depth.unwrap_or(default_depth);
         let game_start = Instant::now();
         let result = match name {
-            "chess" => bench_game::<Chess>(fens, depth),
-            "duck" => bench_game::<Duck>(fens, depth),
-            "chaturanga" => bench_game::<Chaturanga>(fens, depth),
-            "skak" => bench_game::<Skak>(fens, depth),
-            _ => bench_game::<Jetan>(fens, depth),
+            "chess" => bench_game::<Chess>(fens, depth, threads, pool),
+            "duck" => bench_game::<Duck>(fens, depth, threads, pool),
+            "chaturanga" => bench_game::<Chaturanga>(fens, depth, threads, pool),
+            "skak" => bench_game::<Skak>(fens, depth, threads, pool),
+            _ => bench_game::<Jetan>(fens, depth, threads, pool),
         };
         match result {
             Ok(nodes) => {

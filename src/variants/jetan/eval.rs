@@ -87,6 +87,10 @@ impl SearchGame for Jetan {
         false
     }
 
+    fn threatened(&self) -> bool {
+        self.royal_threatened()
+    }
+
     fn null_move(&self) -> Option<Self> {
         // Passing is unsound with few pieces (zugzwang, the countdown) or after the end.
         let own = self.by_color[self.side.index()];

@@ -108,6 +108,27 @@ impl Jetan {
         })
     }
 
+    /// Whether the side to move may lose on the next move: an enemy piece can capture its
+    /// Princess, or the enemy Chief its Chief. The search treats such a position as it treats
+    /// check in chess: not quiet, so no pruning that assumes the side to move could pass.
+    pub(super) fn royal_threatened(&self) -> bool {
+        let t = tables();
+        let us = self.side.index();
+        let them = self.side.flip().index();
+        let occ = self.occupied();
+        let princess = self.by_kind[Piece::Princess as usize] & self.by_color[us];
+        if princess != 0 && self.enemy_attacks(t, occ, princess) & princess != 0 {
+            return true;
+        }
+        let chief = self.by_kind[Piece::Chief as usize] & self.by_color[us];
+        let enemy_chief = self.by_kind[Piece::Chief as usize] & self.by_color[them];
+        let slot = TREE_PIECES.iter().position(|&p| p == Piece::Chief);
+        match (chief, enemy_chief.squares().next(), slot) {
+            (0, _, _) | (_, None, _) | (_, _, None) => false,
+            (_, Some(from), Some(slot)) => tree_reach(t, slot, from, occ) & chief != 0,
+        }
+    }
+
     /// The squares of `targets` attacked by the side not to move with the occupied squares
     /// `occ` (the enemy Princess attacks nothing). May stop early once every target is
     /// attacked.

@@ -68,6 +68,10 @@ impl SearchGame for Skak {
         false
     }
 
+    fn threatened(&self) -> bool {
+        self.jarkhan_attacked()
+    }
+
     fn null_move(&self) -> Option<Self> {
         // Passing is unsound only with nothing but Jarkhan and Fylgdar (zugzwang).
         let own = self.colors[self.side.index()];

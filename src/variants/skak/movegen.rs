@@ -72,6 +72,27 @@ impl Skak {
         self.kinds[JARKHAN] & self.colors[self.side.index()] == 0
     }
 
+    /// Whether an enemy piece can capture the side to move's Jarkhan now (there is no check:
+    /// the search only uses it to know the position is not quiet).
+    pub(super) fn jarkhan_attacked(&self) -> bool {
+        let us = self.side.index();
+        let jarkhan = self.kinds[JARKHAN] & self.colors[us];
+        let Some(square) = jarkhan.squares().next() else {
+            return false;
+        };
+        let enemy = self.colors[1 - us];
+        let occupied = self.colors[us] | enemy;
+        let fylgdar = self.kinds[FYLGDAR] & enemy;
+        let by_fylgdar = DIAGONAL
+            .iter()
+            .any(|&delta| shift(fylgdar, delta) & jarkhan & fylgdar_area(self.side.flip()) != 0);
+        let i = square as usize;
+        by_fylgdar
+            || KING[i] & self.kinds[JARKHAN] & enemy != 0
+            || rook(square, occupied) & (self.kinds[ADHAL] | self.kinds[LANAR]) & enemy != 0
+            || bishop(square, occupied) & (self.kinds[ADHAL] | self.kinds[HOFDHING]) & enemy != 0
+    }
+
     /// Appends every legal move (there is no check, so every pseudo-legal move is legal).
     pub(super) fn generate_moves(&self, moves: &mut Vec<Move>) {
         if self.jarkhan_lost() {
