@@ -227,7 +227,7 @@ macro_rules! term_names {
 /// returns the number of positions checked. For each game's tests.
 #[cfg(test)]
 pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
-    use crate::core::{Color, Game};
+    use crate::core::Color;
     let mut state = 0x2545_F491_4F6C_DD1D_u64;
     let mut next = move |n: usize| {
         // xorshift64*: a small fixed sequence, so a failure replays.
