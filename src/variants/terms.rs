@@ -63,6 +63,10 @@ pub trait Tunable: SearchGame {
     /// The weights in play, one per term.
     fn weights() -> &'static [i32];
 
+    /// Terms the tuner keeps at their value: those that stand for something besides the
+    /// position's worth (e.g. a game-over value that only orders captures). None by default.
+    const FIXED: &'static [usize] = &[];
+
     /// Adds every term of the position, from White's point of view.
     fn add_terms<T: Terms>(&self, terms: &mut T);
 
