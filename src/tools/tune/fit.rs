@@ -297,9 +297,12 @@ pub fn weights_file(game: &str, names: &[&str], weights: &[i32], note: &str) -> 
 }
 
 /// Loads `text`, fits the weights of `G` and returns the new `weights.rs` text; `command`
-/// goes into its header. Progress, skipped lines and the errors go to `log`.
+/// goes into its header. Progress, skipped lines and the errors go to `log`; with
+/// `validation` (positions of other games, same form), also the error there before and after,
+/// the measure of over-fitting.
 pub fn tune<G: Tunable>(
     text: &str,
+    validation: Option<&str>,
     options: &Options,
     command: &str,
     log: &mut impl Write,
@@ -327,6 +330,19 @@ pub fn tune<G: Tunable>(
         fit.after,
         fit.rounded_error
     );
+    if let Some(validation) = validation {
+        let (held, bad) = load::<G>(validation, log);
+        let start: Vec<f64> = start.iter().map(|&w| f64::from(w)).collect();
+        let tuned: Vec<f64> = fit.weights.iter().map(|&w| f64::from(w)).collect();
+        let _ = writeln!(
+            log,
+            "tune {}: validation: {} positions ({bad} malformed lines skipped), error {:.6} before, {:.6} after",
+            G::NAME,
+            held.len(),
+            error(&held, &start, fit.k),
+            error(&held, &tuned, fit.k)
+        );
+    }
     let mut changes: Vec<(usize, i32)> = (0..start.len())
         .map(|t| (t, fit.weights[t] - start[t]))
         .filter(|&(_, d)| d != 0)
@@ -489,7 +505,7 @@ mod tests {
             k: None,
         };
         let mut log = Vec::new();
-        let file = tune::<Skak>(&text, &options, "test", &mut log).unwrap();
+        let file = tune::<Skak>(&text, Some(&text), &options, "test", &mut log).unwrap();
         let log = String::from_utf8(log).unwrap();
         let (data, _) = load::<Skak>(&text, &mut Vec::new());
         let start = fit(
@@ -504,6 +520,7 @@ mod tests {
         );
         let tuned = fit(&data, Skak::weights(), &[], &options, &mut Vec::new());
         assert!(tuned.after < start.before, "{log}");
+        assert!(log.contains("validation: "), "{log}");
         assert_eq!(file.matches(" // ").count(), Skak::TERM_NAMES.len());
     }
 }

@@ -93,6 +93,10 @@ pub struct TuneArgs {
     /// Terms present in fewer positions than this keep their value.
     #[arg(long, default_value_t = 50)]
     pub min_presence: usize,
+    /// Positions of other games (same form) on which to report the error before and after,
+    /// to see over-fitting; they are not fitted.
+    #[arg(long)]
+    pub validation: Option<PathBuf>,
     /// Use this scale K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
@@ -114,6 +118,14 @@ impl TuneArgs {
         }
         let text = std::fs::read_to_string(&self.input)
             .map_err(|e| format!("cannot read {}: {e}", self.input.display()))?;
+        let validation = match &self.validation {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let validation = validation.as_deref();
         let options = fit::Options {
             epochs: self.epochs as usize,
             rate: self.rate,
@@ -131,11 +143,15 @@ impl TuneArgs {
         let log = &mut std::io::stderr().lock();
         // Until every game is `Tunable`, the games that are, by name; then `with_game!`.
         let file = match self.variant {
-            Variant::Chess => fit::tune::<crate::variants::Chess>(&text, &options, &command, log),
-            Variant::Chaturanga => {
-                fit::tune::<crate::variants::Chaturanga>(&text, &options, &command, log)
+            Variant::Chess => {
+                fit::tune::<crate::variants::Chess>(&text, validation, &options, &command, log)
             }
-            Variant::Skak => fit::tune::<crate::variants::Skak>(&text, &options, &command, log),
+            Variant::Chaturanga => {
+                fit::tune::<crate::variants::Chaturanga>(&text, validation, &options, &command, log)
+            }
+            Variant::Skak => {
+                fit::tune::<crate::variants::Skak>(&text, validation, &options, &command, log)
+            }
             other => Err(format!(
                 "the {} evaluation is not yet a weighted sum of terms (Tunable)",
                 other.name()
