@@ -145,6 +145,10 @@ pub struct Options {
     pub min_presence: usize,
     /// The scale; fitted with the start weights when `None`.
     pub k: Option<f64>,
+    /// Ridge penalty: `l2 * (weight - start)^2` per term is added to the error, in units of
+    /// 1/10000 per centipawn squared, so that a term only moves as far as its data insist
+    /// (Adam moves every term at the same pace, however few positions it is seen in).
+    pub l2: f64,
 }
 
 /// What a fit did.
@@ -175,6 +179,8 @@ pub fn fit(
     log: &mut impl Write,
 ) -> Fit {
     let mut weights: Vec<f64> = start.iter().map(|&w| f64::from(w)).collect();
+    let anchor = weights.clone();
+    let ridge = options.l2 / 10_000.0;
     let k = options.k.unwrap_or_else(|| fit_k(data, &weights));
     let before = error(data, &weights, k);
     let presence = data.presence();
@@ -204,8 +210,9 @@ pub fn fit(
             if !free[t] {
                 continue;
             }
-            m[t] = beta1 * m[t] + (1.0 - beta1) * gradient[t];
-            v[t] = beta2 * v[t] + (1.0 - beta2) * gradient[t] * gradient[t];
+            let g = gradient[t] + 2.0 * ridge * (weights[t] - anchor[t]);
+            m[t] = beta1 * m[t] + (1.0 - beta1) * g;
+            v[t] = beta2 * v[t] + (1.0 - beta2) * g * g;
             let m_hat = m[t] / (1.0 - beta1.powi(epoch as i32));
             let v_hat = v[t] / (1.0 - beta2.powi(epoch as i32));
             weights[t] -= options.rate * m_hat / (v_hat.sqrt() + epsilon);
@@ -358,7 +365,7 @@ pub fn tune<G: Tunable>(
         );
     }
     let note = format!(
-        "Fitted by `{command}`:\n{} positions, K = {:.4}, error {:.6} before, {:.6} after.",
+        "Fitted by `{command}`\n(on positions of `thoat datagen`, README § Tuning):\n{} positions, K = {:.4}, error {:.6} before, {:.6} after.",
         data.len(),
         fit.k,
         fit.before,
@@ -408,6 +415,7 @@ mod tests {
             rate: 2.0,
             min_presence: 1,
             k: Some(1.3),
+            l2: 0.0,
         };
         let fit = fit(&data, &[0, 0, 0], &[], &options, &mut Vec::new());
         assert_eq!(fit.free, 3);
@@ -443,6 +451,7 @@ mod tests {
             rate: 2.0,
             min_presence: 2,
             k: Some(1.0),
+            l2: 0.0,
         };
         let fit = fit(&data, &[0, 7, 0, 5], &[1], &options, &mut Vec::new());
         assert_eq!(fit.free, 2);
@@ -503,6 +512,7 @@ mod tests {
             rate: 1.0,
             min_presence: 1,
             k: None,
+            l2: 0.0,
         };
         let mut log = Vec::new();
         let file = tune::<Skak>(&text, Some(&text), &options, "test", &mut log).unwrap();

@@ -97,6 +97,9 @@ pub struct TuneArgs {
     /// to see over-fitting; they are not fitted.
     #[arg(long)]
     pub validation: Option<PathBuf>,
+    /// Ridge penalty toward the start weights, per 10000 per centipawn squared (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Use this scale K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
@@ -110,6 +113,9 @@ impl TuneArgs {
     pub fn run(&self) -> Result<(), String> {
         if !(self.rate > 0.0 && self.rate <= 1000.0) {
             return Err("--rate must be above 0 and at most 1000".to_string());
+        }
+        if !(0.0..=1e6).contains(&self.l2) {
+            return Err("--l2 must be from 0 to 1000000".to_string());
         }
         if let Some(k) = self.k {
             if !(k > 0.0 && k <= 100.0) {
@@ -131,14 +137,16 @@ impl TuneArgs {
             rate: self.rate,
             min_presence: self.min_presence,
             k: self.k,
+            l2: self.l2,
         };
         let command = format!(
-            "thoat tune --variant {} --input {} --epochs {} --rate {} --min-presence {}",
+            "thoat tune --variant {} --input {} --epochs {} --rate {} --min-presence {} --l2 {}",
             self.variant.name(),
             self.input.display(),
             self.epochs,
             self.rate,
-            self.min_presence
+            self.min_presence,
+            self.l2
         );
         let log = &mut std::io::stderr().lock();
         // Until every game is `Tunable`, the games that are, by name; then `with_game!`.
