@@ -83,11 +83,10 @@ VARIANT ?= chess
 TUNE_GAMES ?= 3000
 TUNE_NODES ?= 1000
 TUNE_SEED ?= 1
-TUNE_EPOCHS ?= 500
 .PHONY: tune
 tune: build
 	mkdir -p target/tune
 	nice -n 10 ./target/release/thoat datagen --variant $(VARIANT) --games $(TUNE_GAMES) \
 		--nodes $(TUNE_NODES) --seed $(TUNE_SEED) --threads 1 --output target/tune/$(VARIANT).txt
 	nice -n 10 ./target/release/thoat tune --variant $(VARIANT) --input target/tune/$(VARIANT).txt \
-		--epochs $(TUNE_EPOCHS) --output src/variants/$(VARIANT)/weights.rs
+		--epochs 300 --min-presence 100 --l2 0.003 --output src/variants/$(VARIANT)/weights.rs

@@ -149,6 +149,9 @@ pub struct Options {
     /// 1/10000 per centipawn squared, so that a term only moves as far as its data insist
     /// (Adam moves every term at the same pace, however few positions it is seen in).
     pub l2: f64,
+    /// When not empty, only the terms named here are fitted: a name, or a prefix ending in
+    /// `*` (`pawn_*`); the others keep their value.
+    pub only: Vec<String>,
 }
 
 /// What a fit did.
@@ -253,15 +256,31 @@ pub fn parse_result(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Whether term `name` is chosen by `pattern`: the name itself, or a prefix and `*`.
+fn matches(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
+    }
+}
+
 /// Reads `<fen> ; <result>` lines of game `G` into a dataset. Blank lines and `#` comments
-/// are skipped; a malformed line is reported to `log` as `line <n>: <error>; skipped`.
-/// Returns the dataset and the number of malformed lines.
+/// are skipped, and so is a line equal to an earlier one (the same position with the same
+/// result: mostly the same game played again, which would count its positions twice); a
+/// malformed line is reported to `log` as `line <n>: <error>; skipped`. Returns the dataset
+/// and the number of malformed lines.
 pub fn load<G: Tunable>(text: &str, log: &mut impl Write) -> (Dataset, usize) {
     let mut data = Dataset::new(G::TERM_NAMES.len());
     let mut bad = 0;
+    let mut seen = std::collections::HashSet::new();
+    let mut repeated = 0;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if !seen.insert(line) {
+            repeated += 1;
             continue;
         }
         let parsed = line
@@ -279,6 +298,9 @@ pub fn load<G: Tunable>(text: &str, log: &mut impl Write) -> (Dataset, usize) {
                 let _ = writeln!(log, "line {}: {e}; skipped", number + 1);
             }
         }
+    }
+    if repeated > 0 {
+        let _ = writeln!(log, "{repeated} repeated lines skipped");
     }
     (data, bad)
 }
@@ -326,7 +348,23 @@ pub fn tune<G: Tunable>(
         G::TERM_NAMES.len()
     );
     let start = G::weights();
-    let fit = fit(&data, start, G::FIXED, options, log);
+    let mut fixed = G::FIXED.to_vec();
+    if !options.only.is_empty() {
+        for pattern in &options.only {
+            let known = G::TERM_NAMES.iter().any(|name| matches(pattern, name));
+            if !known {
+                return Err(format!(
+                    "--only: no term of {} is named '{pattern}'",
+                    G::NAME
+                ));
+            }
+        }
+        fixed.extend(
+            (0..G::TERM_NAMES.len())
+                .filter(|&t| !options.only.iter().any(|p| matches(p, G::TERM_NAMES[t]))),
+        );
+    }
+    let fit = fit(&data, start, &fixed, options, log);
     let _ = writeln!(
         log,
         "tune {}: K = {:.4}, {} terms fitted; error {:.6} before, {:.6} after ({:.6} rounded)",
@@ -416,6 +454,7 @@ mod tests {
             min_presence: 1,
             k: Some(1.3),
             l2: 0.0,
+            only: Vec::new(),
         };
         let fit = fit(&data, &[0, 0, 0], &[], &options, &mut Vec::new());
         assert_eq!(fit.free, 3);
@@ -452,6 +491,7 @@ mod tests {
             min_presence: 2,
             k: Some(1.0),
             l2: 0.0,
+            only: Vec::new(),
         };
         let fit = fit(&data, &[0, 7, 0, 5], &[1], &options, &mut Vec::new());
         assert_eq!(fit.free, 2);
@@ -464,7 +504,7 @@ mod tests {
     fn malformed_lines_are_skipped_with_their_number() {
         let start = Skak::from_fen(Skak::START_FEN).unwrap().fen();
         let text = format!(
-            "# comment\n{start} ; 1\n\nnot a fen ; 1\n{start} ; 2\n{start}\n{start} ; 1/2-1/2\n"
+            "# comment\n{start} ; 1\n\nnot a fen ; 1\n{start} ; 2\n{start}\n{start} ; 1/2-1/2\n{start} ; 1\n"
         );
         let mut log = Vec::new();
         let (data, bad) = load::<Skak>(&text, &mut log);
@@ -475,6 +515,7 @@ mod tests {
             assert!(log.contains(&format!("line {number}: ")), "{log}");
         }
         assert_eq!(log.matches("; skipped").count(), 3);
+        assert!(log.contains("1 repeated lines skipped"), "{log}");
     }
 
     #[test]
@@ -513,9 +554,11 @@ mod tests {
             min_presence: 1,
             k: None,
             l2: 0.0,
+            only: Vec::new(),
         };
         let mut log = Vec::new();
         let file = tune::<Skak>(&text, Some(&text), &options, "test", &mut log).unwrap();
+        assert_eq!(file.matches(" // ").count(), Skak::TERM_NAMES.len());
         let log = String::from_utf8(log).unwrap();
         let (data, _) = load::<Skak>(&text, &mut Vec::new());
         let start = fit(
@@ -531,6 +574,30 @@ mod tests {
         let tuned = fit(&data, Skak::weights(), &[], &options, &mut Vec::new());
         assert!(tuned.after < start.before, "{log}");
         assert!(log.contains("validation: "), "{log}");
-        assert_eq!(file.matches(" // ").count(), Skak::TERM_NAMES.len());
+        // Only the material terms.
+        let only = Options {
+            only: vec!["adhal".into(), "fylgdar".into(), "lanar_*".into()],
+            ..options.clone()
+        };
+        let file = tune::<Skak>(&text, None, &only, "test", &mut Vec::new()).unwrap();
+        let changed: Vec<&str> = file
+            .lines()
+            .filter(|l| l.contains(" // "))
+            .zip(Skak::weights())
+            .filter(|(line, &w)| !line.trim_start().starts_with(&format!("{w},")))
+            .map(|(line, _)| line.rsplit(' ').next().unwrap())
+            .collect();
+        assert!(!changed.is_empty());
+        for name in changed {
+            assert!(
+                name == "adhal" || name == "fylgdar" || name.starts_with("lanar_"),
+                "{name}"
+            );
+        }
+        let unknown = Options {
+            only: vec!["queen".into()],
+            ..options.clone()
+        };
+        assert!(tune::<Skak>(&text, None, &unknown, "test", &mut Vec::new()).is_err());
     }
 }

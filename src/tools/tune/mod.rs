@@ -85,21 +85,26 @@ pub struct TuneArgs {
     #[arg(long, short = 'i')]
     pub input: PathBuf,
     /// Full-batch Adam steps.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub epochs: u32,
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
     /// Terms present in fewer positions than this keep their value.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 100)]
     pub min_presence: usize,
     /// Positions of other games (same form) on which to report the error before and after,
     /// to see over-fitting; they are not fitted.
     #[arg(long)]
     pub validation: Option<PathBuf>,
-    /// Ridge penalty toward the start weights, per 10000 per centipawn squared (0: none).
-    #[arg(long, default_value_t = 0.0)]
+    /// Ridge penalty toward the start weights, per 10000 per centipawn squared (0: none;
+    /// without it the tables over-fit, README § Tuning).
+    #[arg(long, default_value_t = 0.003)]
     pub l2: f64,
+    /// Fit only these terms (comma-separated names, or prefixes ending in `*`: `pawn,rook_*`);
+    /// the others keep their value.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Use this scale K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
@@ -138,6 +143,7 @@ impl TuneArgs {
             min_presence: self.min_presence,
             k: self.k,
             l2: self.l2,
+            only: self.only.clone(),
         };
         let command = format!(
             "thoat tune --variant {} --input {} --epochs {} --rate {} --min-presence {} --l2 {}",
@@ -147,7 +153,11 @@ impl TuneArgs {
             self.rate,
             self.min_presence,
             self.l2
-        );
+        ) + &if self.only.is_empty() {
+            String::new()
+        } else {
+            format!(" --only {}", self.only.join(","))
+        };
         let log = &mut std::io::stderr().lock();
         // Until every game is `Tunable`, the games that are, by name; then `with_game!`.
         let file = match self.variant {
