@@ -227,8 +227,9 @@ macro_rules! term_names {
 }
 
 /// Plays `games` games of up to 120 random plies (a fixed seed) and checks in every position
-/// that the played evaluation equals [`Tunable::white_score`] seen from the side to move;
-/// returns the number of positions checked. For each game's tests.
+/// that the played evaluation equals [`Tunable::white_score`] seen from the side to move, and
+/// that the colour-flipped position scores the opposite; returns the number of positions
+/// checked. For each game's tests.
 #[cfg(test)]
 pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
     use crate::core::Color;
@@ -252,6 +253,13 @@ pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
             };
             assert_eq!(position.evaluate(), expected, "{}", position.fen());
             assert_eq!(position.features().0.len(), G::weights().len());
+            // The same evaluation for either colour: the game's own colour symmetry.
+            assert_eq!(
+                position.color_flipped().white_score(),
+                -white,
+                "{}",
+                position.fen()
+            );
             checked += 1;
             position.generate(&mut moves);
             if moves.is_empty() || position.ended().is_some() {

@@ -30,17 +30,22 @@ impl Chaturanga {
     /// Adds the terms of `color`'s pieces with `sign` (+1 White, -1 Black).
     #[inline(always)]
     fn side_terms<T: Terms>(&self, color: Color, sign: i32, endgame: bool, terms: &mut T) {
-        let white = color == Color::White;
+        // Black's pieces are seen by a half turn, the game's own symmetry (the kings start
+        // on e1 and d8), so that a table serves both sides alike.
+        let turn = if color == Color::White { 0 } else { 63 };
         for kind in [PAWN, HORSE, ELEPHANT, CHARIOT, COUNSELLOR] {
             let pieces = self.of(color, kind);
             terms.add(kind as usize, sign * pieces.count_ones() as i32);
             for sq in pieces.squares() {
-                terms.add(TABLE[kind as usize] + pst8::pst_index(white, sq), sign);
+                terms.add(
+                    TABLE[kind as usize] + pst8::pst_index(true, sq ^ turn),
+                    sign,
+                );
             }
         }
         let king = if endgame { KING_END } else { KING_MIDDLE };
         for sq in self.of(color, KING_TYPE).squares() {
-            terms.add(king + pst8::pst_index(white, sq), sign);
+            terms.add(king + pst8::pst_index(true, sq ^ turn), sign);
         }
         if self.has_leap(color) {
             terms.add(LEAP, sign);

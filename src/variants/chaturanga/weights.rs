@@ -2,7 +2,7 @@
 //! order, each with its term's name (`thoat tune` writes this file in this form).
 //! Fitted by `thoat tune --variant chaturanga --input chaturanga.txt --epochs 300 --rate 1 --min-presence 100 --l2 0.003`
 //! (on positions of `thoat datagen`, README § Tuning):
-//! 348503 positions, K = 0.2620, error 0.060633 before, 0.059825 after.
+//! 348503 positions, K = 0.2620, error 0.060633 before, 0.059822 after.
 
 /// The weights in play.
 #[rustfmt::skip]
@@ -20,11 +20,11 @@ pub const WEIGHTS: [i32; 454] = [
     0, // pawn_f8
     0, // pawn_g8
     0, // pawn_h8
-    26, // pawn_a7
+    25, // pawn_a7
     25, // pawn_b7
-    24, // pawn_c7
-    23, // pawn_d7
-    23, // pawn_e7
+    25, // pawn_c7
+    22, // pawn_d7
+    24, // pawn_e7
     24, // pawn_f7
     25, // pawn_g7
     25, // pawn_h7
@@ -32,40 +32,40 @@ pub const WEIGHTS: [i32; 454] = [
     5, // pawn_b6
     10, // pawn_c6
     14, // pawn_d6
-    14, // pawn_e6
-    10, // pawn_f6
+    15, // pawn_e6
+    11, // pawn_f6
     5, // pawn_g6
-    5, // pawn_h6
+    6, // pawn_h6
     3, // pawn_a5
-    3, // pawn_b5
-    3, // pawn_c5
-    12, // pawn_d5
-    10, // pawn_e5
-    5, // pawn_f5
-    2, // pawn_g5
+    2, // pawn_b5
+    4, // pawn_c5
+    10, // pawn_d5
+    12, // pawn_e5
+    4, // pawn_f5
+    3, // pawn_g5
     3, // pawn_h5
-    2, // pawn_a4
-    1, // pawn_b4
-    -1, // pawn_c4
+    1, // pawn_a4
+    2, // pawn_b4
+    -2, // pawn_c4
     8, // pawn_d4
     8, // pawn_e4
     0, // pawn_f4
-    0, // pawn_g4
-    2, // pawn_h4
-    6, // pawn_a3
-    0, // pawn_b3
-    -6, // pawn_c3
-    0, // pawn_d3
-    0, // pawn_e3
-    -6, // pawn_f3
+    -1, // pawn_g4
+    3, // pawn_h4
+    3, // pawn_a3
+    -1, // pawn_b3
+    -5, // pawn_c3
+    -1, // pawn_d3
+    2, // pawn_e3
+    -8, // pawn_f3
     2, // pawn_g3
-    4, // pawn_h3
+    7, // pawn_h3
     -1, // pawn_a2
     4, // pawn_b2
-    6, // pawn_c2
+    3, // pawn_c2
     -12, // pawn_d2
-    -10, // pawn_e2
-    1, // pawn_f2
+    -11, // pawn_e2
+    4, // pawn_f2
     4, // pawn_g2
     3, // pawn_h2
     0, // pawn_a1
@@ -96,29 +96,29 @@ pub const WEIGHTS: [i32; 454] = [
     0, // horse_b6
     10, // horse_c6
     15, // horse_d6
-    14, // horse_e6
+    15, // horse_e6
     10, // horse_f6
     0, // horse_g6
     -30, // horse_h6
     -30, // horse_a5
     5, // horse_b5
     14, // horse_c5
-    18, // horse_d5
+    19, // horse_d5
     19, // horse_e5
     15, // horse_f5
     5, // horse_g5
     -30, // horse_h5
     -30, // horse_a4
     0, // horse_b4
-    14, // horse_c4
-    19, // horse_d4
-    21, // horse_e4
-    15, // horse_f4
+    15, // horse_c4
+    20, // horse_d4
+    20, // horse_e4
+    14, // horse_f4
     0, // horse_g4
     -30, // horse_h4
-    -29, // horse_a3
+    -30, // horse_a3
     5, // horse_b3
-    10, // horse_c3
+    9, // horse_c3
     15, // horse_d3
     15, // horse_e3
     10, // horse_f3
@@ -128,7 +128,7 @@ pub const WEIGHTS: [i32; 454] = [
     -20, // horse_b2
     0, // horse_c2
     5, // horse_d2
-    5, // horse_e2
+    4, // horse_e2
     0, // horse_f2
     -20, // horse_g2
     -40, // horse_h2
@@ -165,11 +165,11 @@ pub const WEIGHTS: [i32; 454] = [
     0, // elephant_g6
     -5, // elephant_h6
     -5, // elephant_a5
-    0, // elephant_b5
-    0, // elephant_c5
+    1, // elephant_b5
+    2, // elephant_c5
     5, // elephant_d5
     5, // elephant_e5
-    1, // elephant_f5
+    0, // elephant_f5
     1, // elephant_g5
     -5, // elephant_h5
     -5, // elephant_a4
@@ -180,11 +180,11 @@ pub const WEIGHTS: [i32; 454] = [
     4, // elephant_f4
     0, // elephant_g4
     -5, // elephant_h4
-    -6, // elephant_a3
+    -5, // elephant_a3
     5, // elephant_b3
     5, // elephant_c3
-    1, // elephant_d3
-    2, // elephant_e3
+    3, // elephant_d3
+    0, // elephant_e3
     5, // elephant_f3
     5, // elephant_g3
     -5, // elephant_h3
@@ -198,26 +198,26 @@ pub const WEIGHTS: [i32; 454] = [
     -5, // elephant_h2
     -10, // elephant_a1
     -6, // elephant_b1
-    -6, // elephant_c1
+    -5, // elephant_c1
     -5, // elephant_d1
     -5, // elephant_e1
-    -5, // elephant_f1
+    -6, // elephant_f1
     -6, // elephant_g1
     -10, // elephant_h1
-    1, // chariot_a8
+    0, // chariot_a8
     0, // chariot_b8
     0, // chariot_c8
     0, // chariot_d8
     0, // chariot_e8
     0, // chariot_f8
     0, // chariot_g8
-    0, // chariot_h8
+    1, // chariot_h8
     6, // chariot_a7
     10, // chariot_b7
-    10, // chariot_c7
+    11, // chariot_c7
     11, // chariot_d7
     11, // chariot_e7
-    11, // chariot_f7
+    10, // chariot_f7
     11, // chariot_g7
     6, // chariot_h7
     -5, // chariot_a6
@@ -243,7 +243,7 @@ pub const WEIGHTS: [i32; 454] = [
     0, // chariot_e4
     0, // chariot_f4
     0, // chariot_g4
-    -5, // chariot_h4
+    -4, // chariot_h4
     -5, // chariot_a3
     0, // chariot_b3
     0, // chariot_c3
@@ -253,21 +253,21 @@ pub const WEIGHTS: [i32; 454] = [
     0, // chariot_g3
     -5, // chariot_h3
     -5, // chariot_a2
-    1, // chariot_b2
+    0, // chariot_b2
     0, // chariot_c2
     0, // chariot_d2
     0, // chariot_e2
     0, // chariot_f2
     0, // chariot_g2
     -5, // chariot_h2
-    2, // chariot_a1
-    1, // chariot_b1
+    1, // chariot_a1
+    0, // chariot_b1
     1, // chariot_c1
-    6, // chariot_d1
-    7, // chariot_e1
+    7, // chariot_d1
+    5, // chariot_e1
     0, // chariot_f1
-    0, // chariot_g1
-    -1, // chariot_h1
+    1, // chariot_g1
+    0, // chariot_h1
     -10, // counsellor_a8
     -5, // counsellor_b8
     -5, // counsellor_c8
@@ -287,8 +287,8 @@ pub const WEIGHTS: [i32; 454] = [
     -5, // counsellor_a6
     0, // counsellor_b6
     2, // counsellor_c6
-    4, // counsellor_d6
-    5, // counsellor_e6
+    5, // counsellor_d6
+    4, // counsellor_e6
     2, // counsellor_f6
     0, // counsellor_g6
     -5, // counsellor_h6
@@ -296,7 +296,7 @@ pub const WEIGHTS: [i32; 454] = [
     2, // counsellor_b5
     2, // counsellor_c5
     4, // counsellor_d5
-    4, // counsellor_e5
+    5, // counsellor_e5
     2, // counsellor_f5
     2, // counsellor_g5
     -5, // counsellor_h5
@@ -305,14 +305,14 @@ pub const WEIGHTS: [i32; 454] = [
     4, // counsellor_c4
     5, // counsellor_d4
     4, // counsellor_e4
-    4, // counsellor_f4
+    5, // counsellor_f4
     0, // counsellor_g4
     -5, // counsellor_h4
     -5, // counsellor_a3
     4, // counsellor_b3
     5, // counsellor_c3
-    4, // counsellor_d3
-    4, // counsellor_e3
+    3, // counsellor_d3
+    5, // counsellor_e3
     6, // counsellor_f3
     5, // counsellor_g3
     -5, // counsellor_h3
@@ -320,15 +320,15 @@ pub const WEIGHTS: [i32; 454] = [
     2, // counsellor_b2
     -1, // counsellor_c2
     0, // counsellor_d2
-    0, // counsellor_e2
-    -1, // counsellor_f2
+    -1, // counsellor_e2
+    0, // counsellor_f2
     2, // counsellor_g2
     -5, // counsellor_h2
     -10, // counsellor_a1
     -5, // counsellor_b1
     -5, // counsellor_c1
     -6, // counsellor_d1
-    -6, // counsellor_e1
+    -5, // counsellor_e1
     -5, // counsellor_f1
     -5, // counsellor_g1
     -10, // counsellor_h1
@@ -387,15 +387,15 @@ pub const WEIGHTS: [i32; 454] = [
     0, // king_mid_e2
     0, // king_mid_f2
     11, // king_mid_g2
-    10, // king_mid_h2
+    11, // king_mid_h2
     10, // king_mid_a1
-    15, // king_mid_b1
+    14, // king_mid_b1
     5, // king_mid_c1
-    1, // king_mid_d1
-    0, // king_mid_e1
+    0, // king_mid_d1
+    1, // king_mid_e1
     5, // king_mid_f1
-    14, // king_mid_g1
-    10, // king_mid_h1
+    16, // king_mid_g1
+    11, // king_mid_h1
     -50, // king_end_a8
     -40, // king_end_b8
     -30, // king_end_c8
@@ -418,13 +418,13 @@ pub const WEIGHTS: [i32; 454] = [
     29, // king_end_d6
     29, // king_end_e6
     20, // king_end_f6
-    -9, // king_end_g6
+    -10, // king_end_g6
     -30, // king_end_h6
     -30, // king_end_a5
     -10, // king_end_b5
     30, // king_end_c5
-    38, // king_end_d5
-    39, // king_end_e5
+    39, // king_end_d5
+    38, // king_end_e5
     30, // king_end_f5
     -10, // king_end_g5
     -30, // king_end_h5
@@ -440,16 +440,16 @@ pub const WEIGHTS: [i32; 454] = [
     -10, // king_end_b3
     19, // king_end_c3
     29, // king_end_d3
-    30, // king_end_e3
+    29, // king_end_e3
     20, // king_end_f3
     -9, // king_end_g3
     -30, // king_end_h3
     -30, // king_end_a2
     -29, // king_end_b2
-    1, // king_end_c2
+    0, // king_end_c2
     0, // king_end_d2
     0, // king_end_e2
-    0, // king_end_f2
+    1, // king_end_f2
     -30, // king_end_g2
     -30, // king_end_h2
     -50, // king_end_a1
