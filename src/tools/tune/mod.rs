@@ -136,6 +136,7 @@ impl TuneArgs {
                 fit::tune::<crate::variants::Chaturanga>(&text, &options, &command, log)
             }
             Variant::Skak => fit::tune::<crate::variants::Skak>(&text, &options, &command, log),
+            Variant::Jetan => fit::tune::<crate::variants::Jetan>(&text, &options, &command, log),
             other => Err(format!(
                 "the {} evaluation is not yet a weighted sum of terms (Tunable)",
                 other.name()
