@@ -418,6 +418,30 @@ mod tests {
     }
 
     #[test]
+    fn two_move_reach_of_a_panthan() {
+        // From e2 (square 14): e3 d3 f3 d2 f2, then from those; back to e2 as well.
+        let reach = eval_tables().reach2[slot(Piece::Panthan, Color::White)][14];
+        assert_eq!(reach.count_ones(), 15);
+        for sq in [14, 22, 26, 32, 36, 12, 16] {
+            assert_ne!(reach & bit(sq), 0, "{sq}");
+        }
+        assert_eq!(reach & bit(44), 0);
+    }
+
+    #[test]
+    fn princess_flight_and_neighbours() {
+        // A Black Warrior on b4 takes b4 and attacks d4, b2, a3 and c3 of the fifteen squares
+        // around White's Princess in the a1 corner; Black's Princess has all fifteen.
+        let p = pos("q8k/10/10/10/10/10/1w8/10/10/Q8K w - 0 1");
+        let f = p.features().0;
+        assert_eq!(f[PRINCESS_FLEE], 10 - 15);
+        assert_eq!(f[PRINCESS_NEAR], 1);
+        assert_eq!(f[PRINCESS_ATTACKED], 0);
+        assert_eq!(f[PRINCESS_TRAPPED], 0);
+        assert_eq!(f[PRINCESS_ESCAPE], 0);
+    }
+
+    #[test]
     fn centre_rings() {
         let e = eval_tables();
         assert_eq!(e.centre[0], 0);
