@@ -170,6 +170,9 @@ impl TuneArgs {
             Variant::Skak => {
                 fit::tune::<crate::variants::Skak>(&text, validation, &options, &command, log)
             }
+            Variant::Jetan => {
+                fit::tune::<crate::variants::Jetan>(&text, validation, &options, &command, log)
+            }
             other => Err(format!(
                 "the {} evaluation is not yet a weighted sum of terms (Tunable)",
                 other.name()

@@ -25,6 +25,7 @@ mod reference;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
 use crate::core::zobrist::keys;

@@ -1,0 +1,64 @@
+//! Jetan's Chief-capture draw in the search: the side that is behind takes the enemy Chief
+//! with a lesser piece (a draw at once), and the side that is ahead does not leave its
+//! Chief where a lesser enemy piece can take it.
+
+use std::sync::Arc;
+use thoat::core::game::parse_move;
+use thoat::core::{Game, GameState, Move};
+use thoat::search::{search, Clock, Limits, Reporter, Settings, Shared};
+use thoat::variants::Jetan;
+
+/// Searches `fen` to `depth` plies on one thread; returns the best move and its score.
+fn think(fen: &str, depth: i32) -> (Move, i32, Jetan) {
+    let position = Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let game = GameState::new(position.clone());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let clock = Clock::new(&limits, 0, 0);
+    let shared = Shared::new(4);
+    let settings = Settings {
+        threads: 1,
+        multipv: 1,
+        ..Settings::default()
+    };
+    let quiet: Reporter = Arc::new(|_: &str| {});
+    let outcome = search(&game, &limits, &settings, &clock, &shared, None, &quiet);
+    let best = outcome.best.unwrap_or_else(|| panic!("{fen}: no move"));
+    (best, outcome.score, position)
+}
+
+/// White: Chief e1, Princess j1, Dwar a5, Flier b5. Black: Chief j10, Princess a10, and a
+/// Thoat on d3 that reaches e1 (d2, then diagonally to e1).
+const CHIEF_EN_PRISE: &str = "q8k/10/10/10/10/DF8/10/3t6/10/4K4Q";
+
+#[test]
+fn the_side_behind_takes_the_chief_for_a_draw() {
+    let fen = format!("{CHIEF_EN_PRISE} b - 0 1");
+    let (best, score, position) = think(&fen, 4);
+    assert_eq!(position.move_text(best), "d3e1");
+    assert_eq!(score, 0);
+}
+
+#[test]
+fn the_side_ahead_keeps_its_chief_out_of_reach() {
+    let fen = format!("{CHIEF_EN_PRISE} w - 0 1");
+    let (best, score, position) = think(&fen, 4);
+    let mut after = position.clone();
+    after.play(best);
+    let mut replies = Vec::new();
+    after.generate(&mut replies);
+    for reply in replies {
+        let mut next = after.clone();
+        next.play(reply);
+        assert!(
+            next.ended().is_none(),
+            "{} lets {} end the game",
+            position.move_text(best),
+            after.move_text(reply)
+        );
+    }
+    assert!(score > 300, "score {score}");
+    assert_eq!(parse_move(&position, &position.move_text(best)), Ok(best));
+}
