@@ -40,11 +40,14 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// Material of pawn to queen: five terms.
 const MATERIAL: usize = 0;
-/// Piece-square terms: per kind (pawn to king) 32 squares, files a-d (e-h mirrored onto
-/// them), rank 1 first as each side sees its own board.
+/// Piece-square terms: per kind (pawn to king, then the king in the endgame) 32 squares,
+/// files a-d (e-h mirrored onto them), rank 1 first as each side sees its own board.
 const PST: usize = MATERIAL + 5;
+/// The king's table in the endgame: when the enemy's pieces are worth at most this much.
+const KING_END: usize = 6;
+const ENDGAME_PIECES: i32 = 1300;
 /// Attacked squares, per kind: knight, bishop, rook, queen.
-const MOBILITY: usize = PST + 6 * 32;
+const MOBILITY: usize = PST + 7 * 32;
 /// Squares a queen on the king's square would see.
 const KING_OPEN: usize = MOBILITY + 4;
 /// Enemy (piece, square) attacks on the king and the squares around it.
@@ -66,8 +69,12 @@ const STM_WEAK: usize = STM_KING_TWICE + 1;
 const STM_WEAK_2: usize = STM_WEAK + 1;
 /// Hanging pieces of the side not to move: the side to move threatens to take them.
 const THREATENED_BY_STM: usize = STM_WEAK_2 + 1;
+/// Mop-up, for a side ahead by a piece against at most [`ENDGAME_PIECES`]: the enemy king's
+/// distance from the centre, and how near the two kings are (7 - distance).
+const MOPUP_EDGE: usize = THREATENED_BY_STM + 1;
+const MOPUP_CLOSE: usize = MOPUP_EDGE + 1;
 /// Passed pawns on ranks 2 to 7 (as their side sees the board).
-const PASSED: usize = THREATENED_BY_STM + 1;
+const PASSED: usize = MOPUP_CLOSE + 1;
 const DOUBLED: usize = PASSED + 6;
 const ISOLATED: usize = DOUBLED + 1;
 const BISHOP_PAIR: usize = ISOLATED + 1;
@@ -99,6 +106,9 @@ fn pawn_attacks(pawns: u64, color: Color) -> (u64, u64) {
 struct Attacks {
     /// Attacked by any piece.
     all: u64,
+    /// Attacked twice, or by a pawn, knight, king or adjacent slider: a defence the enemy's
+    /// duck cannot cut (it can block one slider's line to a square not next to it).
+    solid: u64,
     /// Attacked by pawns.
     pawns: u64,
     /// Attacked by pawns, knights or bishops.
@@ -116,6 +126,7 @@ impl Duck {
         &self,
         color: Color,
         enemy_pawn_attacks: u64,
+        enemy_pieces: i32,
         terms: &mut T,
     ) -> Attacks {
         let sign = if color == Color::White { 1 } else { -1 };
@@ -132,16 +143,25 @@ impl Duck {
             let count = (self.pieces[kind] & own).count_ones() as i32;
             terms.add(MATERIAL + kind, sign * count);
         }
-        for kind in PAWN..=KING {
+        for kind in PAWN..KING {
             for sq in (self.pieces[kind] & own).squares() {
                 terms.add(pst_term(kind, white, sq), sign);
             }
+        }
+        let king_table = if enemy_pieces <= ENDGAME_PIECES {
+            KING_END
+        } else {
+            KING
+        };
+        for sq in (self.pieces[KING] & own).squares() {
+            terms.add(pst_term(king_table, white, sq), sign);
         }
 
         let pawns = self.pieces[PAWN] & own;
         let (west, east) = pawn_attacks(pawns, color);
         let mut attacks = Attacks {
             all: west | east,
+            solid: west | east,
             pawns: west | east,
             ..Attacks::default()
         };
@@ -155,6 +175,12 @@ impl Duck {
                     ROOK => rook(sq, occupied),
                     _ => queen(sq, occupied),
                 };
+                let near = if kind == KNIGHT {
+                    reach
+                } else {
+                    reach & KING_STEPS[sq as usize]
+                };
+                attacks.solid |= near | attacks.all & reach;
                 attacks.all |= reach;
                 terms.add(MOBILITY + term, sign * (reach & area).count_ones() as i32);
                 let on_zone = (reach & zone).count_ones() as i32;
@@ -168,6 +194,7 @@ impl Duck {
             }
         }
         if let Some(king) = self.king_square(color) {
+            attacks.solid |= KING_STEPS[king as usize];
             attacks.all |= KING_STEPS[king as usize];
         }
         terms.add(KING_ZONE_ATTACKS, -sign * zone_attacks);
@@ -219,13 +246,13 @@ impl Duck {
         attacks
     }
 
-    /// The pieces of `color` (king excluded) that `enemy` attacks and that are undefended
-    /// or attacked by a cheaper piece.
+    /// The pieces of `color` (king excluded) that the enemy attacks and that are not solidly
+    /// defended (see [`Attacks::solid`]) or are attacked by a cheaper piece.
     #[inline(always)]
     fn weak_pieces(&self, color: Color, ours: &Attacks, theirs: &Attacks) -> u64 {
         let own = self.colors[color.index()];
         let attacked = own & theirs.all;
-        let undefended = attacked & !ours.all;
+        let undefended = attacked & !ours.solid;
         let by_cheaper = (self.pieces[KNIGHT] | self.pieces[BISHOP]) & theirs.pawns
             | self.pieces[ROOK] & theirs.minors
             | self.pieces[QUEEN] & theirs.rooks;
@@ -262,6 +289,34 @@ impl Duck {
     }
 }
 
+impl Duck {
+    /// The mop-up terms: a side a piece ahead against little drives the enemy king to the
+    /// edge and brings its own king near (a lone king is captured with the duck's help).
+    #[inline(always)]
+    fn mopup_terms<T: Terms>(&self, pieces: [i32; 2], terms: &mut T) {
+        let (Some(white_king), Some(black_king)) = (
+            self.king_square(Color::White),
+            self.king_square(Color::Black),
+        ) else {
+            return;
+        };
+        let sign = if pieces[0] >= pieces[1] + 300 && pieces[1] <= ENDGAME_PIECES {
+            1
+        } else if pieces[1] >= pieces[0] + 300 && pieces[0] <= ENDGAME_PIECES {
+            -1
+        } else {
+            return;
+        };
+        let loser = if sign == 1 { black_king } else { white_king };
+        let (file, rank) = (i32::from(loser % 8), i32::from(loser / 8));
+        let edge = (2 * file - 7).abs() / 2 + (2 * rank - 7).abs() / 2;
+        let files = (i32::from(white_king % 8) - i32::from(black_king % 8)).abs();
+        let ranks = (i32::from(white_king / 8) - i32::from(black_king / 8)).abs();
+        terms.add(MOPUP_EDGE, sign * edge);
+        terms.add(MOPUP_CLOSE, sign * (7 - files.max(ranks)));
+    }
+}
+
 impl Tunable for Duck {
     const TERM_NAMES: &'static [&'static str] = &NAMES;
 
@@ -274,8 +329,15 @@ impl Tunable for Duck {
         let black_pawns = self.pieces[PAWN] & self.colors[1];
         let (a, b) = pawn_attacks(white_pawns, Color::White);
         let (c, d) = pawn_attacks(black_pawns, Color::Black);
-        let white = self.side_terms(Color::White, c | d, terms);
-        let black = self.side_terms(Color::Black, a | b, terms);
+        let pieces = [Color::White, Color::Black].map(|color| {
+            let own = self.colors[color.index()];
+            (KNIGHT..KING)
+                .map(|k| VALUES[k] * (self.pieces[k] & own).count_ones() as i32)
+                .sum::<i32>()
+        });
+        let white = self.side_terms(Color::White, c | d, pieces[1], terms);
+        let black = self.side_terms(Color::Black, a | b, pieces[0], terms);
+        self.mopup_terms(pieces, terms);
         self.king_terms(Color::White, &black, terms);
         self.king_terms(Color::Black, &white, terms);
 
@@ -395,6 +457,14 @@ const NAMES: [&str; TERMS] = [
     "pst_k_a6", "pst_k_b6", "pst_k_c6", "pst_k_d6",
     "pst_k_a7", "pst_k_b7", "pst_k_c7", "pst_k_d7",
     "pst_k_a8", "pst_k_b8", "pst_k_c8", "pst_k_d8",
+    "pst_k_end_a1", "pst_k_end_b1", "pst_k_end_c1", "pst_k_end_d1",
+    "pst_k_end_a2", "pst_k_end_b2", "pst_k_end_c2", "pst_k_end_d2",
+    "pst_k_end_a3", "pst_k_end_b3", "pst_k_end_c3", "pst_k_end_d3",
+    "pst_k_end_a4", "pst_k_end_b4", "pst_k_end_c4", "pst_k_end_d4",
+    "pst_k_end_a5", "pst_k_end_b5", "pst_k_end_c5", "pst_k_end_d5",
+    "pst_k_end_a6", "pst_k_end_b6", "pst_k_end_c6", "pst_k_end_d6",
+    "pst_k_end_a7", "pst_k_end_b7", "pst_k_end_c7", "pst_k_end_d7",
+    "pst_k_end_a8", "pst_k_end_b8", "pst_k_end_c8", "pst_k_end_d8",
     "mobility_knight",
     "mobility_bishop",
     "mobility_rook",
@@ -411,6 +481,8 @@ const NAMES: [&str; TERMS] = [
     "stm_weak_pieces",
     "stm_weak_pieces_2",
     "threatened_by_stm",
+    "mopup_edge",
+    "mopup_close",
     "passed_rank_2",
     "passed_rank_3",
     "passed_rank_4",
@@ -479,9 +551,11 @@ mod tests {
                 *seen |= n != 0;
             }
         }
-        // Every term but the unreachable piece-square ones (pawns on ranks 1 and 8) occurs.
+        // Every term occurs but the piece-square ones (some squares are never reached, pawns
+        // on ranks 1 and 8 never) and mop-up (endgames: tested below).
         let missing: Vec<&str> = (0..TERMS)
-            .filter(|&t| !nonzero[t] && !NAMES[t].starts_with("pst_"))
+            .filter(|&t| !nonzero[t] && !NAMES[t].starts_with("pst_") && t != MOPUP_EDGE)
+            .filter(|&t| t != MOPUP_CLOSE)
             .map(|t| NAMES[t])
             .collect();
         assert!(missing.is_empty(), "terms never seen: {missing:?}");
@@ -579,6 +653,23 @@ mod tests {
         assert_eq!(f[ISOLATED], 3 - 1);
         // An enemy pawn on a neighbouring file ahead stops a passed pawn.
         assert_eq!(count("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1", PASSED + 3), 0);
+    }
+
+    #[test]
+    fn mopup_and_the_endgame_king() {
+        // White's rook against a lone king on h8 (3 + 3 from the centre), kings 2 apart.
+        let f = pos("7k/8/5K2/8/8/8/8/R7 w - - 0 1").features().0;
+        assert_eq!((f[MOPUP_EDGE], f[MOPUP_CLOSE]), (6, 5));
+        // Both kings use the endgame table: White's f6 (c6 mirrored), Black's h8 (its a1).
+        assert_eq!(f[PST + KING_END * 32 + 5 * 4 + 2], 1);
+        assert_eq!(f[PST + KING_END * 32], -1);
+        // Black a queen up: its side, negative.
+        let f = pos("k7/8/8/8/8/8/1K6/7q w - - 0 1").features().0;
+        assert_eq!((f[MOPUP_EDGE], f[MOPUP_CLOSE]), (-(2 + 2), -(7 - 6)));
+        // Equal pieces: no mop-up; with queens on, the middle-game king table.
+        let f = pos("qr5k/8/8/8/8/8/8/QR4K1 w - - 0 1").features().0;
+        assert_eq!((f[MOPUP_EDGE], f[MOPUP_CLOSE]), (0, 0));
+        assert_eq!(f[PST + KING * 32 + 1], 1); // g1 as b1
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //! A turn is a piece move times every empty square for the duck: hundreds to thousands of
 //! moves. The search does not try them all. For each piece move, [`Duck::staged_moves`]
 //! offers only the duck squares that matter, found on the board after the piece move:
-//! 1. squares that block an enemy slider's attack on our king or on one of our pieces
-//!    worth more than the attacker (the duck is the only shield in a game without check);
+//! 1. squares that block an enemy slider's attack on our king, on one of our pieces worth
+//!    more than the attacker, or on an undefended one (the duck is the only shield in a game
+//!    without check; after a capture it blocks the recapture);
 //! 2. empty squares next to the enemy king (they take its flight squares);
 //! 3. the square the piece just left (it closes the line the piece opened).
 //!
-//! Quiescence search gives each capture only its most urgent duck square.
+//! Quiescence search gives each capture only its most urgent duck square: the king's shield,
+//! else a shield against taking the capturing piece back, else the vacated square.
 //! A capture of the king needs no choice: one duck square stands for all. Every piece move
 //! keeps at least one duck square, so the selection is never empty when moves exist, and
 //! every move in it is legal.
@@ -86,13 +88,16 @@ impl Duck {
     }
 
     /// The duck squares worth trying after a piece move, on `after` (the position after the
-    /// piece move, with no duck), for the side `mover` that made it. With `best_only`, the
-    /// single most urgent one: a shield for the king if it needs one, else the vacated square.
+    /// piece move, with no duck), for the side `mover` that made it, the piece now on
+    /// `arrived`. With `best_only`, the single most urgent one: a shield for the king if it
+    /// needs one, else a shield for the piece that moved if a slider can take it for profit
+    /// (after a capture: the duck blocks the recapture), else the vacated square.
     fn duck_candidates(
         after: &Duck,
         mover: Color,
         old_duck: u64,
         vacated: u8,
+        arrived: u8,
         best_only: bool,
     ) -> u64 {
         let occupied = after.colors[0] | after.colors[1];
@@ -105,22 +110,39 @@ impl Duck {
         let own = after.colors[mover.index()];
         let mut king_shield = 0;
         let mut piece_shield = 0;
-        for target in (own & !after.pieces[PAWN]).squares() {
+        let mut moved_shield = 0;
+        // Pieces (and the pawn that moved) a slider attacks: shield the king always, another
+        // piece when the attacker is cheaper or nothing defends it. A slider's attack on an
+        // adjacent square cannot be shielded (nothing lies between).
+        for target in (own & (!after.pieces[PAWN] | 1 << arrived)).squares() {
             let value = after.piece_at(target).map_or(0, |k| VALUES[k]);
+            let mut defended = None;
             for attacker in after.slider_attackers(target, enemy, occupied).squares() {
-                let attacker_value = after.piece_at(attacker).map_or(0, |k| VALUES[k]);
+                let line = between(target, attacker);
                 if value == VALUES[KING] {
-                    king_shield |= between(target, attacker);
-                } else if attacker_value < value {
-                    piece_shield |= between(target, attacker);
+                    king_shield |= line;
+                    continue;
+                }
+                let attacker_value = after.piece_at(attacker).map_or(0, |k| VALUES[k]);
+                let weak = attacker_value < value
+                    || !*defended
+                        .get_or_insert_with(|| after.attackers(target, mover, occupied) != 0);
+                if weak {
+                    piece_shield |= line;
+                    if target == arrived {
+                        moved_shield |= line;
+                    }
                 }
             }
         }
         let vacated = 1u64 << vacated & empty;
         if best_only {
             let urgent = lowest(king_shield & empty);
+            let moved = lowest(moved_shield & empty);
             return if urgent != 0 {
                 urgent
+            } else if moved != 0 {
+                moved
             } else if vacated != 0 {
                 vacated
             } else {
@@ -154,8 +176,14 @@ impl Duck {
             let mut after = *self;
             after.play(base.with_extra(base.from()));
             after.duck = 0;
-            let squares =
-                Duck::duck_candidates(&after, self.side, self.duck, base.from(), best_only);
+            let squares = Duck::duck_candidates(
+                &after,
+                self.side,
+                self.duck,
+                base.from(),
+                base.to(),
+                best_only,
+            );
             moves.extend(squares.squares().map(|sq| base.with_extra(sq)));
         }
         !pieces.is_empty()

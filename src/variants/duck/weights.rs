@@ -5,7 +5,7 @@
 
 /// The weights in play.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 225] = [
+pub const WEIGHTS: [i32; 259] = [
     100, // pawn
     310, // knight
     330, // bishop
@@ -203,6 +203,38 @@ pub const WEIGHTS: [i32; 225] = [
     -40, // pst_k_b8
     -40, // pst_k_c8
     -50, // pst_k_d8
+    -50, // pst_k_end_a1
+    -30, // pst_k_end_b1
+    -30, // pst_k_end_c1
+    -30, // pst_k_end_d1
+    -30, // pst_k_end_a2
+    -30, // pst_k_end_b2
+    0, // pst_k_end_c2
+    0, // pst_k_end_d2
+    -30, // pst_k_end_a3
+    -10, // pst_k_end_b3
+    20, // pst_k_end_c3
+    30, // pst_k_end_d3
+    -30, // pst_k_end_a4
+    -10, // pst_k_end_b4
+    30, // pst_k_end_c4
+    40, // pst_k_end_d4
+    -30, // pst_k_end_a5
+    -10, // pst_k_end_b5
+    30, // pst_k_end_c5
+    40, // pst_k_end_d5
+    -30, // pst_k_end_a6
+    -10, // pst_k_end_b6
+    20, // pst_k_end_c6
+    30, // pst_k_end_d6
+    -30, // pst_k_end_a7
+    -20, // pst_k_end_b7
+    -10, // pst_k_end_c7
+    0, // pst_k_end_d7
+    -50, // pst_k_end_a8
+    -40, // pst_k_end_b8
+    -30, // pst_k_end_c8
+    -20, // pst_k_end_d8
     4, // mobility_knight
     5, // mobility_bishop
     3, // mobility_rook
@@ -219,6 +251,8 @@ pub const WEIGHTS: [i32; 225] = [
     -20, // stm_weak_pieces
     -100, // stm_weak_pieces_2
     10, // threatened_by_stm
+    10, // mopup_edge
+    5, // mopup_close
     5, // passed_rank_2
     10, // passed_rank_3
     20, // passed_rank_4
