@@ -76,3 +76,18 @@ storm-long:
 latency: build
 	target/release/thoat latency --samples 300
 	target/release/thoat latency --variant chess --samples 20 --hash 256 --analysis-secs 120
+
+# Evaluation tuning (README § Tuning): self-play positions, then the fit, which rewrites
+# src/variants/$(VARIANT)/weights.rs (chess, chaturanga, skak). Data in target/tune/.
+VARIANT ?= chess
+TUNE_GAMES ?= 3000
+TUNE_NODES ?= 1000
+TUNE_SEED ?= 1
+TUNE_EPOCHS ?= 500
+.PHONY: tune
+tune: build
+	mkdir -p target/tune
+	nice -n 10 ./target/release/thoat datagen --variant $(VARIANT) --games $(TUNE_GAMES) \
+		--nodes $(TUNE_NODES) --seed $(TUNE_SEED) --threads 1 --output target/tune/$(VARIANT).txt
+	nice -n 10 ./target/release/thoat tune --variant $(VARIANT) --input target/tune/$(VARIANT).txt \
+		--epochs $(TUNE_EPOCHS) --output src/variants/$(VARIANT)/weights.rs

@@ -72,6 +72,12 @@ enum Command {
     /// Robustness: `stop` and `isready` latency during search, and peak memory in a long
     /// analysis, measured on a child engine over its pipes.
     Latency(thoat::tools::robust::LatencyArgs),
+    /// Tuning: self-play games in process, writing quiet positions with the game's result
+    /// (`<fen> ; <1|0.5|0>` lines) for `tune`.
+    Datagen(thoat::tools::tune::DatagenArgs),
+    /// Tuning: fit a game's evaluation weights to `datagen` positions (Texel's method) and
+    /// write the new `weights.rs`.
+    Tune(thoat::tools::tune::TuneArgs),
 }
 
 /// The arguments of `thoat analyze`.
@@ -188,6 +194,8 @@ fn main() -> ExitCode {
         },
         Some(Command::Match(args)) => report(args.run()),
         Some(Command::Openings(args)) => report(args.run()),
+        Some(Command::Datagen(args)) => report(args.run()),
+        Some(Command::Tune(args)) => report(args.run()),
     }
 }
 

@@ -1,5 +1,5 @@
 //! One-shot jobs on top of the rules and the search: perft, bench, PGN, analyze, match,
-//! the robustness tools and the browser board.
+//! the robustness tools, the browser board and evaluation tuning.
 
 pub mod analyze;
 pub mod bench;
@@ -8,6 +8,7 @@ pub mod perft;
 pub mod pgn;
 pub mod robust;
 pub mod serve;
+pub mod tune;
 
 /// Waits up to `grace` for a child engine (already told to `quit`) to exit, then kills it;
 /// always reaps it, so no zombie is left.

@@ -63,6 +63,10 @@ pub trait Tunable: SearchGame {
     /// The weights in play, one per term.
     fn weights() -> &'static [i32];
 
+    /// Terms the tuner keeps at their value: those that stand for something besides the
+    /// position's worth (e.g. a game-over value that only orders captures). None by default.
+    const FIXED: &'static [usize] = &[];
+
     /// Adds every term of the position, from White's point of view.
     fn add_terms<T: Terms>(&self, terms: &mut T);
 
@@ -83,4 +87,178 @@ pub trait Tunable: SearchGame {
             .map(|(count, weight)| count * weight)
             .sum()
     }
+}
+
+/// The names of a game's terms as one constant array, for [`Tunable::TERM_NAMES`]: the
+/// `before` names, then for each table prefix one name per square of the board seen from
+/// White (`<prefix>_a8`, `<prefix>_b8`, ..., `<prefix>_h1`: the order of the tables of
+/// `pst8`, rank 8 first; on the 7x7 board `_a7` to `_g1`), then the `after` names.
+#[macro_export]
+macro_rules! term_names {
+    (board8, [$($before:literal),* $(,)?], [$($p:literal),* $(,)?], [$($after:literal),* $(,)?]) => {
+        [
+            $($before,)*
+            $(
+                concat!($p, "_a8"),
+                concat!($p, "_b8"),
+                concat!($p, "_c8"),
+                concat!($p, "_d8"),
+                concat!($p, "_e8"),
+                concat!($p, "_f8"),
+                concat!($p, "_g8"),
+                concat!($p, "_h8"),
+                concat!($p, "_a7"),
+                concat!($p, "_b7"),
+                concat!($p, "_c7"),
+                concat!($p, "_d7"),
+                concat!($p, "_e7"),
+                concat!($p, "_f7"),
+                concat!($p, "_g7"),
+                concat!($p, "_h7"),
+                concat!($p, "_a6"),
+                concat!($p, "_b6"),
+                concat!($p, "_c6"),
+                concat!($p, "_d6"),
+                concat!($p, "_e6"),
+                concat!($p, "_f6"),
+                concat!($p, "_g6"),
+                concat!($p, "_h6"),
+                concat!($p, "_a5"),
+                concat!($p, "_b5"),
+                concat!($p, "_c5"),
+                concat!($p, "_d5"),
+                concat!($p, "_e5"),
+                concat!($p, "_f5"),
+                concat!($p, "_g5"),
+                concat!($p, "_h5"),
+                concat!($p, "_a4"),
+                concat!($p, "_b4"),
+                concat!($p, "_c4"),
+                concat!($p, "_d4"),
+                concat!($p, "_e4"),
+                concat!($p, "_f4"),
+                concat!($p, "_g4"),
+                concat!($p, "_h4"),
+                concat!($p, "_a3"),
+                concat!($p, "_b3"),
+                concat!($p, "_c3"),
+                concat!($p, "_d3"),
+                concat!($p, "_e3"),
+                concat!($p, "_f3"),
+                concat!($p, "_g3"),
+                concat!($p, "_h3"),
+                concat!($p, "_a2"),
+                concat!($p, "_b2"),
+                concat!($p, "_c2"),
+                concat!($p, "_d2"),
+                concat!($p, "_e2"),
+                concat!($p, "_f2"),
+                concat!($p, "_g2"),
+                concat!($p, "_h2"),
+                concat!($p, "_a1"),
+                concat!($p, "_b1"),
+                concat!($p, "_c1"),
+                concat!($p, "_d1"),
+                concat!($p, "_e1"),
+                concat!($p, "_f1"),
+                concat!($p, "_g1"),
+                concat!($p, "_h1"),
+            )*
+            $($after,)*
+        ]
+    };
+    (board7, [$($before:literal),* $(,)?], [$($p:literal),* $(,)?], [$($after:literal),* $(,)?]) => {
+        [
+            $($before,)*
+            $(
+                concat!($p, "_a7"),
+                concat!($p, "_b7"),
+                concat!($p, "_c7"),
+                concat!($p, "_d7"),
+                concat!($p, "_e7"),
+                concat!($p, "_f7"),
+                concat!($p, "_g7"),
+                concat!($p, "_a6"),
+                concat!($p, "_b6"),
+                concat!($p, "_c6"),
+                concat!($p, "_d6"),
+                concat!($p, "_e6"),
+                concat!($p, "_f6"),
+                concat!($p, "_g6"),
+                concat!($p, "_a5"),
+                concat!($p, "_b5"),
+                concat!($p, "_c5"),
+                concat!($p, "_d5"),
+                concat!($p, "_e5"),
+                concat!($p, "_f5"),
+                concat!($p, "_g5"),
+                concat!($p, "_a4"),
+                concat!($p, "_b4"),
+                concat!($p, "_c4"),
+                concat!($p, "_d4"),
+                concat!($p, "_e4"),
+                concat!($p, "_f4"),
+                concat!($p, "_g4"),
+                concat!($p, "_a3"),
+                concat!($p, "_b3"),
+                concat!($p, "_c3"),
+                concat!($p, "_d3"),
+                concat!($p, "_e3"),
+                concat!($p, "_f3"),
+                concat!($p, "_g3"),
+                concat!($p, "_a2"),
+                concat!($p, "_b2"),
+                concat!($p, "_c2"),
+                concat!($p, "_d2"),
+                concat!($p, "_e2"),
+                concat!($p, "_f2"),
+                concat!($p, "_g2"),
+                concat!($p, "_a1"),
+                concat!($p, "_b1"),
+                concat!($p, "_c1"),
+                concat!($p, "_d1"),
+                concat!($p, "_e1"),
+                concat!($p, "_f1"),
+                concat!($p, "_g1"),
+            )*
+            $($after,)*
+        ]
+    };
+}
+
+/// Plays `games` games of up to 120 random plies (a fixed seed) and checks in every position
+/// that the played evaluation equals [`Tunable::white_score`] seen from the side to move;
+/// returns the number of positions checked. For each game's tests.
+#[cfg(test)]
+pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
+    use crate::core::Color;
+    let mut state = 0x2545_F491_4F6C_DD1D_u64;
+    let mut next = move |n: usize| {
+        // xorshift64*: a small fixed sequence, so a failure replays.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    };
+    let mut checked = 0;
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut position = G::from_fen(G::START_FEN).expect("start FEN");
+        for _ in 0..120 {
+            let white = position.white_score();
+            let expected = match position.side_to_move() {
+                Color::White => white,
+                Color::Black => -white,
+            };
+            assert_eq!(position.evaluate(), expected, "{}", position.fen());
+            assert_eq!(position.features().0.len(), G::weights().len());
+            checked += 1;
+            position.generate(&mut moves);
+            if moves.is_empty() || position.ended().is_some() {
+                break;
+            }
+            position.play(moves[next(moves.len())]);
+        }
+    }
+    checked
 }

@@ -1,40 +1,84 @@
-//! What the search needs from chaturanga: a first evaluation (material for the old, weak
-//! pieces, centralisation, pawn advance, king shelter, the leap right in hand), capture
-//! ordering and the null move.
+//! What the search needs from chaturanga: the evaluation (material for the old, weak
+//! pieces, a piece-square table per type, the king's table for the middle game and the
+//! endgame, the leap right in hand) as a weighted sum of terms ([`Tunable`]: the weights are
+//! in `weights.rs`, fitted by `thoat tune`), capture ordering and the null move.
 
+use super::weights::WEIGHTS;
 use super::{Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, HORSE, KEYS, KING_TYPE, PAWN, SIDE_KEY};
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
+use crate::variants::terms::{Score, Terms, Tunable};
 
-/// Material by type: pawn, horse, elephant, chariot, counsellor, king. The elephant and the
-/// counsellor reach few squares and are worth far less than a bishop or a queen.
+/// Material by type: pawn, horse, elephant, chariot, counsellor, king, for capture ordering
+/// and the material-only baseline (the evaluation's own values are the tuned weights). The
+/// elephant and the counsellor reach few squares and are worth far less than a bishop or a
+/// queen.
 const VALUES: [i32; 6] = [100, 300, 140, 500, 170, 20_000];
 
+/// The first term of each type's piece-square table (64 terms, `pst8` order), after the
+/// five material terms; the king has one table for the middle game and one for the endgame.
+const TABLE: [usize; 5] = [5, 5 + 64, 5 + 2 * 64, 5 + 3 * 64, 5 + 4 * 64];
+const KING_MIDDLE: usize = 5 + 5 * 64;
+const KING_END: usize = KING_MIDDLE + 64;
+/// The king's once-only leap still in hand.
+const LEAP: usize = KING_END + 64;
+/// The number of terms.
+const TERMS: usize = LEAP + 1;
+
 impl Chaturanga {
-    fn side_score(&self, color: Color, endgame: bool) -> i32 {
+    /// Adds the terms of `color`'s pieces with `sign` (+1 White, -1 Black).
+    #[inline(always)]
+    fn side_terms<T: Terms>(&self, color: Color, sign: i32, endgame: bool, terms: &mut T) {
         let white = color == Color::White;
-        let mut score = 0;
-        for kind in [PAWN, HORSE, ELEPHANT, CHARIOT, COUNSELLOR, KING_TYPE] {
-            for sq in self.of(color, kind).squares() {
-                let i = pst8::pst_index(white, sq);
-                score += match kind {
-                    KING_TYPE if endgame => pst8::KING_END[i],
-                    KING_TYPE => pst8::KING_MIDDLE[i] / 2,
-                    PAWN => VALUES[0] + pst8::PAWN[i] / 2,
-                    HORSE => VALUES[1] + pst8::KNIGHT[i],
-                    CHARIOT => VALUES[3] + pst8::ROOK[i],
-                    // Elephant and counsellor: a small pull to the centre.
-                    _ => VALUES[kind as usize] + pst8::BISHOP[i] / 2,
-                };
+        for kind in [PAWN, HORSE, ELEPHANT, CHARIOT, COUNSELLOR] {
+            let pieces = self.of(color, kind);
+            terms.add(kind as usize, sign * pieces.count_ones() as i32);
+            for sq in pieces.squares() {
+                terms.add(TABLE[kind as usize] + pst8::pst_index(white, sq), sign);
             }
         }
-        if self.has_leap(color) {
-            score += 15;
+        let king = if endgame { KING_END } else { KING_MIDDLE };
+        for sq in self.of(color, KING_TYPE).squares() {
+            terms.add(king + pst8::pst_index(white, sq), sign);
         }
-        score
+        if self.has_leap(color) {
+            terms.add(LEAP, sign);
+        }
     }
 }
+
+impl Tunable for Chaturanga {
+    const TERM_NAMES: &'static [&'static str] = &crate::term_names!(
+        board8,
+        ["pawn", "horse", "elephant", "chariot", "counsellor"],
+        [
+            "pawn",
+            "horse",
+            "elephant",
+            "chariot",
+            "counsellor",
+            "king_mid",
+            "king_end"
+        ],
+        ["leap_right"]
+    );
+
+    fn weights() -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    fn add_terms<T: Terms>(&self, terms: &mut T) {
+        // Few chariots and horses left: the king's endgame table.
+        let heavy = (self.pieces[CHARIOT as usize] | self.pieces[HORSE as usize]).count_ones();
+        let endgame = heavy <= 3;
+        self.side_terms(Color::White, 1, endgame, terms);
+        self.side_terms(Color::Black, -1, endgame, terms);
+    }
+}
+
+// The weights, the names and the terms agree in number.
+const _: () = assert!(WEIGHTS.len() == TERMS && <Chaturanga as Tunable>::TERM_NAMES.len() == TERMS);
 
 impl SearchGame for Chaturanga {
     fn material(&self) -> i32 {
@@ -48,9 +92,12 @@ impl SearchGame for Chaturanga {
     }
 
     fn evaluate(&self) -> i32 {
-        let heavy = (self.pieces[CHARIOT as usize] | self.pieces[HORSE as usize]).count_ones();
-        let endgame = heavy <= 3;
-        self.side_score(self.side, endgame) - self.side_score(self.side.flip(), endgame)
+        let mut score = Score::new(&WEIGHTS);
+        self.add_terms(&mut score);
+        match self.side {
+            Color::White => score.total,
+            Color::Black => -score.total,
+        }
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {

@@ -20,6 +20,7 @@ mod eval;
 mod movegen;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use crate::core::attacks8::KNIGHT;
 use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};

@@ -765,3 +765,11 @@ fn added_suite_positions_agree_with_the_reference() {
         }
     }
 }
+
+/// The evaluation as played (weights times terms, from the side to move) is exactly the
+/// tuner's model of it, in positions of random games.
+#[test]
+fn evaluation_is_the_tuners_weighted_sum() {
+    let checked = crate::variants::terms::check_white_score::<Chaturanga>(20);
+    assert!(checked > 500, "only {checked} positions");
+}

@@ -1,32 +1,85 @@
-//! What the search needs from chess: a first evaluation (material, piece-square tables with
-//! the king's table blended from middle game to endgame, bishop pair), capture ordering and
-//! the null move.
+//! What the search needs from chess: the evaluation (material, piece-square tables, the
+//! king's tables for the middle game and the endgame blended by the phase, bishop pair) as a
+//! weighted sum of terms ([`Tunable`]: the weights are in `weights.rs`, fitted by `thoat
+//! tune`), capture ordering and the null move.
 
+use super::weights::WEIGHTS;
 use super::{Chess, BISHOP, KEYS, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDE_KEY};
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
+use crate::variants::terms::{Score, Terms, Tunable};
 
-/// Material by piece type (pawn, knight, bishop, rook, queen, king).
+/// Material by piece type (pawn, knight, bishop, rook, queen, king), for capture ordering
+/// and the material-only baseline (the evaluation's own values are the tuned weights).
 pub(crate) const VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 /// Game phase weight of each piece type; 24 in the start position.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase in sixths (0 to 6): the king's middle-game table counts `phase` times and its
+/// endgame table `6 - phase` times, so the blend stays a weighted sum of terms (its weights
+/// are a sixth of the tables' values).
+const PHASE_STEPS: i32 = 6;
+
+/// The first term of each type's piece-square table (64 terms, `pst8` order), after the
+/// five material terms.
+const TABLE: [usize; 5] = [5, 5 + 64, 5 + 2 * 64, 5 + 3 * 64, 5 + 4 * 64];
+const KING_MIDDLE: usize = 5 + 5 * 64;
+const KING_END: usize = KING_MIDDLE + 64;
+/// Two bishops or more.
+const BISHOP_PAIR: usize = KING_END + 64;
+/// The number of terms.
+const TERMS: usize = BISHOP_PAIR + 1;
 
 impl Chess {
-    fn side_score(&self, color: usize, phase: i32) -> i32 {
+    /// Adds the terms of the pieces of colour index `color` with `sign` (+1 White, -1 Black).
+    #[inline(always)]
+    fn side_terms<T: Terms>(&self, color: usize, sign: i32, phase: i32, terms: &mut T) {
         let own = self.colors[color];
         let white = color == Color::White.index();
-        let mut score = pst8::piece_square_sum(&self.pieces, own, white, &VALUES);
+        for kind in [PAWN, KNIGHT, BISHOP, ROOK, QUEEN] {
+            let pieces = self.pieces[kind] & own;
+            terms.add(kind, sign * pieces.count_ones() as i32);
+            for sq in pieces.squares() {
+                terms.add(TABLE[kind] + pst8::pst_index(white, sq), sign);
+            }
+        }
         for sq in (self.pieces[KING] & own).squares() {
             let i = pst8::pst_index(white, sq);
-            score += (pst8::KING_MIDDLE[i] * phase + pst8::KING_END[i] * (24 - phase)) / 24;
+            terms.add(KING_MIDDLE + i, sign * phase);
+            terms.add(KING_END + i, sign * (PHASE_STEPS - phase));
         }
         if (self.pieces[BISHOP] & own).count_ones() >= 2 {
-            score += 30;
+            terms.add(BISHOP_PAIR, sign);
         }
-        score
     }
 }
+
+impl Tunable for Chess {
+    const TERM_NAMES: &'static [&'static str] = &crate::term_names!(
+        board8,
+        ["pawn", "knight", "bishop", "rook", "queen"],
+        ["pawn", "knight", "bishop", "rook", "queen", "king_mid", "king_end"],
+        ["bishop_pair"]
+    );
+
+    fn weights() -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    fn add_terms<T: Terms>(&self, terms: &mut T) {
+        let phase = (0..6)
+            .map(|k| PHASE[k] * self.pieces[k].count_ones() as i32)
+            .sum::<i32>()
+            .min(24)
+            * PHASE_STEPS
+            / 24;
+        self.side_terms(Color::White.index(), 1, phase, terms);
+        self.side_terms(Color::Black.index(), -1, phase, terms);
+    }
+}
+
+// The weights, the names and the terms agree in number.
+const _: () = assert!(WEIGHTS.len() == TERMS && <Chess as Tunable>::TERM_NAMES.len() == TERMS);
 
 impl SearchGame for Chess {
     fn material(&self) -> i32 {
@@ -34,12 +87,12 @@ impl SearchGame for Chess {
     }
 
     fn evaluate(&self) -> i32 {
-        let phase = (0..6)
-            .map(|k| PHASE[k] * self.pieces[k].count_ones() as i32)
-            .sum::<i32>()
-            .min(24);
-        let us = self.side.index();
-        self.side_score(us, phase) - self.side_score(us ^ 1, phase)
+        let mut score = Score::new(&WEIGHTS);
+        self.add_terms(&mut score);
+        match self.side {
+            Color::White => score.total,
+            Color::Black => -score.total,
+        }
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {

@@ -289,3 +289,11 @@ fn color_flip_mirrors_everything() {
     assert_eq!(f.fen(), "r3k2r/8/8/3Pp3/8/8/8/R3K2R w Qk e6 0 1");
     assert_eq!(perft(&p, 3), perft(&f, 3));
 }
+
+/// The evaluation as played (weights times terms, from the side to move) is exactly the
+/// tuner's model of it, in positions of random games.
+#[test]
+fn evaluation_is_the_tuners_weighted_sum() {
+    let checked = crate::variants::terms::check_white_score::<Chess>(20);
+    assert!(checked > 500, "only {checked} positions");
+}

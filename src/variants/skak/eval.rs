@@ -1,45 +1,76 @@
-//! What the search needs from skak: a first evaluation (material, centralisation, Fylgdar
-//! advance, Jarkhan shelter), capture ordering, and the null move.
+//! What the search needs from skak: the evaluation (material, a piece-square table per
+//! kind, Jarkhan shelter) as a weighted sum of terms ([`Tunable`]: the weights are in
+//! `weights.rs`, fitted by `thoat tune`), capture ordering, and the null move.
 
+use super::weights::WEIGHTS;
 use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KINDS, LANAR, SIDE_KEY_INDEX, ZOBRIST};
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
+use crate::variants::terms::{Score, Terms, Tunable};
 
-/// Material values by kind index; the Jarkhan's value only orders its capture first.
+/// Material values by kind index for capture ordering and the material-only baseline; the
+/// Jarkhan's value only orders its capture first. The evaluation's own material values are
+/// the tuned weights.
 const VALUES: [i32; KINDS] = [20_000, 900, 500, 330, 100];
 
-/// Distance of a square of the 7x7 board from the centre d4 (0 to 3).
-fn centre_distance(square: u8) -> i32 {
-    let (file, rank) = ((square % 8) as i32, (square / 8) as i32);
-    (file - 3).abs().max((rank - 3).abs())
+/// The first term of each kind's piece-square table (49 terms, rank 7 first, as seen by
+/// White), after the four material terms (Adhal, Lanar, Höfdhing, Fylgdar).
+const TABLE: [usize; KINDS] = [4 + 4 * 49, 4, 4 + 49, 4 + 2 * 49, 4 + 3 * 49];
+/// Friendly pieces next to the Jarkhan (up to 4): it is captured, not mated.
+const GUARDS: usize = 4 + 5 * 49;
+/// The number of terms.
+const TERMS: usize = GUARDS + 1;
+
+/// The table index of `square` (rank * 8 + file) for a piece of `white` or not: the board as
+/// White sees it, rank 7 first; Black's pieces are mirrored rank-wise.
+#[inline]
+fn table_index(white: bool, square: u8) -> usize {
+    let (file, rank) = ((square % 8) as usize, (square / 8) as usize);
+    let row = if white { 6 - rank } else { rank };
+    row * 7 + file
 }
 
 impl Skak {
-    fn side_score(&self, color: Color) -> i32 {
+    /// Adds the terms of `color`'s pieces with `sign` (+1 White, -1 Black).
+    #[inline(always)]
+    fn side_terms<T: Terms>(&self, color: Color, sign: i32, terms: &mut T) {
         let own = self.colors[color.index()];
-        let mut score = 0;
+        let white = color == Color::White;
         for kind in [ADHAL, LANAR, HOFDHING, FYLGDAR] {
-            for square in (own & self.kinds[kind]).squares() {
-                score += VALUES[kind] + 6 * (3 - centre_distance(square));
-                if kind == FYLGDAR {
-                    let rank = (square / 8) as i32;
-                    let advance = if color == Color::White {
-                        rank
-                    } else {
-                        6 - rank
-                    };
-                    score += 4 * advance;
-                }
+            let pieces = own & self.kinds[kind];
+            terms.add(kind - 1, sign * pieces.count_ones() as i32);
+            for square in pieces.squares() {
+                terms.add(TABLE[kind] + table_index(white, square), sign);
             }
         }
-        // The Jarkhan is captured, not mated: friendly pieces next to it shield it.
         for square in (own & self.kinds[JARKHAN]).squares() {
+            terms.add(TABLE[JARKHAN] + table_index(white, square), sign);
             let guards = crate::core::attacks8::KING[square as usize] & own;
-            score += 8 * guards.count_ones().min(4) as i32;
+            terms.add(GUARDS, sign * guards.count_ones().min(4) as i32);
         }
-        score
     }
 }
+
+impl Tunable for Skak {
+    const TERM_NAMES: &'static [&'static str] = &crate::term_names!(
+        board7,
+        ["adhal", "lanar", "hofdhing", "fylgdar"],
+        ["adhal", "lanar", "hofdhing", "fylgdar", "jarkhan"],
+        ["jarkhan_guards"]
+    );
+
+    fn weights() -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    fn add_terms<T: Terms>(&self, terms: &mut T) {
+        self.side_terms(Color::White, 1, terms);
+        self.side_terms(Color::Black, -1, terms);
+    }
+}
+
+// The weights, the names and the terms agree in number.
+const _: () = assert!(WEIGHTS.len() == TERMS && <Skak as Tunable>::TERM_NAMES.len() == TERMS);
 
 impl SearchGame for Skak {
     fn material(&self) -> i32 {
@@ -53,9 +84,12 @@ impl SearchGame for Skak {
     }
 
     fn evaluate(&self) -> i32 {
-        let us = self.side_score(self.side);
-        let them = self.side_score(self.side.flip());
-        us - them
+        let mut score = Score::new(&WEIGHTS);
+        self.add_terms(&mut score);
+        match self.side {
+            Color::White => score.total,
+            Color::Black => -score.total,
+        }
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {

@@ -26,6 +26,7 @@ mod eval;
 mod movegen;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
 use crate::core::zobrist::keys;

@@ -497,3 +497,11 @@ fn move_texts_use_the_seven_by_seven_board() {
     }
     assert!(parse_move(&p, "g2g3").is_ok());
 }
+
+/// The evaluation as played (weights times terms, from the side to move) is exactly the
+/// tuner's model of it, in positions of random games.
+#[test]
+fn evaluation_is_the_tuners_weighted_sum() {
+    let checked = crate::variants::terms::check_white_score::<Skak>(20);
+    assert!(checked > 500, "only {checked} positions");
+}
