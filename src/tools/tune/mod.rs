@@ -152,6 +152,9 @@ impl TuneArgs {
             Variant::Skak => {
                 fit::tune::<crate::variants::Skak>(&text, validation, &options, &command, log)
             }
+            Variant::Duck => {
+                fit::tune::<crate::variants::Duck>(&text, validation, &options, &command, log)
+            }
             other => Err(format!(
                 "the {} evaluation is not yet a weighted sum of terms (Tunable)",
                 other.name()
