@@ -159,25 +159,9 @@ impl TuneArgs {
             format!(" --only {}", self.only.join(","))
         };
         let log = &mut std::io::stderr().lock();
-        // Until every game is `Tunable`, the games that are, by name; then `with_game!`.
-        let file = match self.variant {
-            Variant::Chess => {
-                fit::tune::<crate::variants::Chess>(&text, validation, &options, &command, log)
-            }
-            Variant::Chaturanga => {
-                fit::tune::<crate::variants::Chaturanga>(&text, validation, &options, &command, log)
-            }
-            Variant::Skak => {
-                fit::tune::<crate::variants::Skak>(&text, validation, &options, &command, log)
-            }
-            Variant::Jetan => {
-                fit::tune::<crate::variants::Jetan>(&text, validation, &options, &command, log)
-            }
-            other => Err(format!(
-                "the {} evaluation is not yet a weighted sum of terms (Tunable)",
-                other.name()
-            )),
-        }?;
+        let file = crate::with_game!(self.variant, G => {
+            fit::tune::<G>(&text, validation, &options, &command, log)
+        })?;
         match &self.output {
             Some(path) => std::fs::write(path, file)
                 .map_err(|e| format!("cannot write {}: {e}", path.display())),

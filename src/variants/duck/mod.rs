@@ -24,8 +24,10 @@
 mod eval;
 mod fen;
 mod movegen;
+mod select;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use crate::core::attacks8::PAWN_ATTACKS;
 use crate::core::fen::draw_board;
