@@ -396,8 +396,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             self.evaluate(pos)
         };
         // Pruning by the static evaluation assumes the side to move could pass; not so in
-        // check, nor with its Princess (jetan) or Jarkhan (skak) en prise (the move or two that save it may
-        // be all it has).
+        // check, nor with its Princess (jetan) or Jarkhan (skak) en prise: the move or two
+        // that save it may be all it has.
         let threatened = in_check || pos.threatened();
 
         if !is_pv && !threatened && !root {
