@@ -41,8 +41,9 @@ pub trait SearchGame: Game {
     fn in_check(&self) -> bool;
 
     /// Whether the side to move, not in check, may still lose on the next move (games without
-    /// check: its jetan Princess or skak Jarkhan can be captured). Such a position is not quiet: the
-    /// search does not prune it or its moves as if the side to move could pass.
+    /// check: its jetan Princess or skak Jarkhan can be captured). Such a position is not
+    /// quiet: the search neither cuts it off by its static evaluation (reverse futility) nor
+    /// tries a null move there, as if the side to move could pass.
     fn threatened(&self) -> bool {
         false
     }
