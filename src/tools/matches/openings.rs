@@ -4,6 +4,7 @@
 //! are new, not over, where the game cannot end within a set number of plies (1 or 2), and
 //! that a short node-limited search scores within a margin of equal.
 
+use crate::core::rng::Rng;
 use crate::core::{Game, GameState};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
 use crate::variants::Variant;
@@ -74,23 +75,6 @@ pub struct Recipe {
     pub safe_plies: u32,
 }
 
-/// SplitMix64: a small, well-mixed generator; the same seed gives the same book.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// Whether some sequence of at most `plies` moves ends the game by a capture or countdown
 /// ([`Game::ended`]).
 fn can_end_within<G: Game>(position: &G, plies: u32) -> bool {
@@ -109,7 +93,7 @@ fn can_end_within<G: Game>(position: &G, plies: u32) -> bool {
 /// Makes a book by the recipe: each line is a FEN and its search score. Gives up after
 /// `count * 200` tries and returns what it found.
 pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
-    let mut rng = Rng(recipe.seed);
+    let mut rng = Rng::from_state(recipe.seed);
     let mut seen = HashSet::new();
     let mut book = Vec::new();
     let shared = Shared::new(16);
@@ -133,7 +117,7 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
         if book.len() >= recipe.count {
             break;
         }
-        let plies = recipe.min_plies + rng.below(span as u64) as u32;
+        let plies = recipe.min_plies + rng.below(span as usize) as u32;
         let mut game = GameState::new(start.clone());
         let mut alive = true;
         for _ in 0..plies {
@@ -142,7 +126,7 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
                 alive = false;
                 break;
             }
-            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             game.play(mv);
         }
         if !alive || game.result().is_some() || !seen.insert(game.position.hash()) {

@@ -14,6 +14,7 @@
 //! node-limited on one thread with a table cleared at each game's start, and games are
 //! written in their number's order whatever `--threads` is.
 
+use crate::core::rng::Rng;
 use crate::core::{Color, GameState};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND};
 use crate::tools::matches::openings::parse_openings;
@@ -61,33 +62,16 @@ pub struct Summary {
     pub positions: usize,
 }
 
-/// SplitMix64: the seeded generator of the book order and the random plies.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64, stream: u64) -> Rng {
-        let mut rng = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next();
-        rng
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// The seeded generator of the book order (stream `u64::MAX`) and of each game's random
+/// plies (stream = the game's number).
+fn rng(seed: u64, stream: u64) -> Rng {
+    Rng::mixed(seed, stream, 0xD1B5_4A32_D192_ED03)
 }
 
 /// The book in the order the games use it: shuffled by the seed (Fisher-Yates).
 fn book_order(book: &[String], seed: u64) -> Vec<String> {
     let mut order = book.to_vec();
-    let mut rng = Rng::new(seed, u64::MAX);
+    let mut rng = rng(seed, u64::MAX);
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i + 1));
     }
@@ -110,7 +94,7 @@ fn play_game<G: SearchGame>(
 ) -> Result<Played, String> {
     let position = G::from_fen(opening).map_err(|e| format!("opening '{opening}': {e}"))?;
     let mut game = GameState::new(position);
-    let mut rng = Rng::new(recipe.seed, index as u64);
+    let mut rng = rng(recipe.seed, index as u64);
     let mut moves = Vec::new();
     for _ in 0..rng.below(recipe.random_plies as usize + 1) {
         game.position.generate(&mut moves);
