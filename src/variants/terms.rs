@@ -36,6 +36,21 @@ impl<const N: usize> Terms for Score<N> {
     }
 }
 
+/// The evaluation as played: the weighted sum of `position`'s terms over `weights`, from the
+/// side to move's point of view. Each game's `SearchGame::evaluate`.
+#[inline(always)]
+pub fn side_to_move_score<G: Tunable, const N: usize>(
+    position: &G,
+    weights: &'static [i32; N],
+) -> i32 {
+    let mut score = Score::new(weights);
+    position.add_terms(&mut score);
+    match position.side_to_move() {
+        crate::core::Color::White => score.total,
+        crate::core::Color::Black => -score.total,
+    }
+}
+
 /// The counts of every term: one position's features for the tuner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features(pub Vec<i32>);

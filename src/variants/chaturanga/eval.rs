@@ -8,7 +8,7 @@ use super::{Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, HORSE, KEYS, KING_TYPE, P
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
-use crate::variants::terms::{Score, Terms, Tunable};
+use crate::variants::terms::{side_to_move_score, Terms, Tunable};
 
 /// Material by type: pawn, horse, elephant, chariot, counsellor, king, for capture ordering
 /// and the material-only baseline (the evaluation's own values are the tuned weights). The
@@ -97,12 +97,7 @@ impl SearchGame for Chaturanga {
     }
 
     fn evaluate(&self) -> i32 {
-        let mut score = Score::new(&WEIGHTS);
-        self.add_terms(&mut score);
-        match self.side {
-            Color::White => score.total,
-            Color::Black => -score.total,
-        }
+        side_to_move_score(self, &WEIGHTS)
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {

@@ -29,7 +29,7 @@ use crate::core::bits::shift;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
-use crate::variants::terms::{Score, Terms, Tunable};
+use crate::variants::terms::{side_to_move_score, Terms, Tunable};
 
 /// Material by piece type for capture ordering, the duck-square choice and the material-only
 /// baseline; the king's value only orders its capture first. The evaluation's own material
@@ -363,13 +363,7 @@ impl SearchGame for Duck {
     }
 
     fn evaluate(&self) -> i32 {
-        let mut score = Score::new(&WEIGHTS);
-        self.add_terms(&mut score);
-        if self.side == Color::White {
-            score.total
-        } else {
-            -score.total
-        }
+        side_to_move_score(self, &WEIGHTS)
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {

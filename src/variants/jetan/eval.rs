@@ -24,7 +24,7 @@ use super::weights::WEIGHTS;
 use super::{Jetan, SIDE_KEY};
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
-use crate::variants::terms::{Score, Terms, Tunable};
+use crate::variants::terms::{side_to_move_score, Terms, Tunable};
 use std::sync::OnceLock;
 
 /// Material by kind (Panthan, Thoat, Warrior, Padwar, Dwar, Flier, Chief, Princess) for the
@@ -315,13 +315,7 @@ impl SearchGame for Jetan {
     }
 
     fn evaluate(&self) -> i32 {
-        let mut score = Score::new(&WEIGHTS);
-        self.add_terms(&mut score);
-        if self.side == Color::White {
-            score.total
-        } else {
-            -score.total
-        }
+        side_to_move_score(self, &WEIGHTS)
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {
@@ -353,8 +347,6 @@ impl SearchGame for Jetan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::GameState;
-    use crate::core::zobrist::splitmix64;
     use crate::core::Game;
 
     fn pos(fen: &str) -> Jetan {
@@ -384,33 +376,7 @@ mod tests {
     /// every position of random games.
     #[test]
     fn evaluate_equals_white_score_on_random_games() {
-        let mut seed = 20261129u64;
-        let mut moves = Vec::new();
-        let mut checked = 0;
-        for _ in 0..40 {
-            let mut state = GameState::new(pos(Jetan::START_FEN));
-            for _ in 0..120 {
-                if state.result().is_some() {
-                    break;
-                }
-                let p = &state.position;
-                let white = p.white_score();
-                let signed = if p.side == Color::White {
-                    white
-                } else {
-                    -white
-                };
-                assert_eq!(p.evaluate(), signed, "{}", p.fen());
-                let flipped = p.color_flipped();
-                assert_eq!(flipped.evaluate(), p.evaluate(), "{}", p.fen());
-                checked += 1;
-                p.generate(&mut moves);
-                let (next, random) = splitmix64(seed);
-                seed = next;
-                let mv = moves[(random % moves.len() as u64) as usize];
-                state.play(mv);
-            }
-        }
+        let checked = crate::variants::terms::check_white_score::<Jetan>(40);
         assert!(checked > 1000, "{checked}");
     }
 

@@ -6,7 +6,7 @@ use super::weights::WEIGHTS;
 use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KINDS, LANAR, SIDE_KEY_INDEX, ZOBRIST};
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
-use crate::variants::terms::{Score, Terms, Tunable};
+use crate::variants::terms::{side_to_move_score, Terms, Tunable};
 
 /// Material values by kind index for capture ordering and the material-only baseline; the
 /// Jarkhan's value only orders its capture first. The evaluation's own material values are
@@ -84,12 +84,7 @@ impl SearchGame for Skak {
     }
 
     fn evaluate(&self) -> i32 {
-        let mut score = Score::new(&WEIGHTS);
-        self.add_terms(&mut score);
-        match self.side {
-            Color::White => score.total,
-            Color::Black => -score.total,
-        }
+        side_to_move_score(self, &WEIGHTS)
     }
 
     fn tactical_order(&self, mv: Move) -> i32 {
