@@ -3,38 +3,47 @@
 use std::sync::Arc;
 use thoat::core::game::parse_move;
 use thoat::core::{Game, GameState, Move};
-use thoat::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE};
+use thoat::search::{search, Clock, Limits, Outcome, Reporter, SearchGame, Settings, Shared, MATE};
 use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
-/// Searches `fen` to `depth` plies with `threads` threads; returns best move and score.
-fn think<G: SearchGame>(fen: &str, depth: i32, threads: usize) -> (Option<Move>, i32, G) {
-    let position = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let game = GameState::new(position.clone());
+/// Searches `game` to `depth` plies with `threads` threads on `pool`, with the table and
+/// stop flag of `shared` (cleared first, so that one `shared` serves several searches).
+fn search_depth<G: SearchGame>(
+    game: &GameState<G>,
+    depth: i32,
+    threads: usize,
+    shared: &Shared,
+    pool: &rayon::ThreadPool,
+) -> Outcome {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let clock = Clock::new(&limits, 0, 0);
-    let shared = Shared::new(16);
     let settings = Settings {
         threads,
         multipv: 1,
         ..Settings::default()
     };
     let quiet: Reporter = Arc::new(|_: &str| {});
-    let pool = rayon::ThreadPoolBuilder::new()
+    shared
+        .stop
+        .store(false, std::sync::atomic::Ordering::Relaxed);
+    let clock = Clock::new(&limits, 0, 0);
+    search(game, &limits, &settings, &clock, shared, Some(pool), &quiet)
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .unwrap();
-    let outcome = search(
-        &game,
-        &limits,
-        &settings,
-        &clock,
-        &shared,
-        Some(&pool),
-        &quiet,
-    );
+        .unwrap()
+}
+
+/// Searches `fen` to `depth` plies with `threads` threads; returns best move and score.
+fn think<G: SearchGame>(fen: &str, depth: i32, threads: usize) -> (Option<Move>, i32, G) {
+    let position = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let game = GameState::new(position.clone());
+    let outcome = search_depth(&game, depth, threads, &Shared::new(16), &pool(threads));
     (outcome.best, outcome.score, position)
 }
 
@@ -163,35 +172,9 @@ fn two_threads_complete_the_requested_depth() {
     fn check<G: SearchGame>(fen: &str, depth: i32) {
         let position = G::from_fen(fen).unwrap();
         let game = GameState::new(position.clone());
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let settings = Settings {
-            threads: 2,
-            multipv: 1,
-            ..Settings::default()
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let shared = Shared::new(16);
-        let quiet: Reporter = Arc::new(|_: &str| {});
+        let (shared, pool) = (Shared::new(16), pool(2));
         for _ in 0..3 {
-            shared
-                .stop
-                .store(false, std::sync::atomic::Ordering::Relaxed);
-            let clock = Clock::new(&limits, 0, 0);
-            let outcome = search(
-                &game,
-                &limits,
-                &settings,
-                &clock,
-                &shared,
-                Some(&pool),
-                &quiet,
-            );
+            let outcome = search_depth(&game, depth, 2, &shared, &pool);
             assert_eq!(outcome.depth, depth, "{fen}");
             let mut legal = Vec::new();
             position.generate(&mut legal);

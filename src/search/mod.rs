@@ -252,6 +252,19 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
+impl Outcome {
+    /// Answers with a completed line of `depth`: its first move to play, its second to ponder
+    /// on. An empty line changes nothing.
+    fn take_line(&mut self, depth: i32, score: i32, pv: &[Move]) {
+        if let Some(&best) = pv.first() {
+            self.best = Some(best);
+            self.ponder = pv.get(1).copied();
+            self.score = score;
+            self.depth = depth;
+        }
+    }
+}
+
 /// Where `info` lines go.
 pub type Reporter = Arc<dyn Fn(&str) + Send + Sync>;
 

@@ -184,23 +184,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 // Another thread completed this depth first: take its line and go deeper.
                 self.abandoned = false;
                 let (done, score, pv) = deepest.get();
-                if let Some(&best) = pv.first() {
+                if !pv.is_empty() {
                     if let Some(report) = report {
                         self.seldepth = 0;
                         self.report_line(report, done, 1, score, &pv);
                     }
-                    outcome.best = Some(best);
-                    outcome.ponder = pv.get(1).copied();
-                    outcome.score = score;
-                    outcome.depth = done;
+                    outcome.take_line(done, score, &pv);
                     previous[0] = score;
                 }
                 depth = done.max(depth);
             } else if let Some((score, pv)) = line_results.first() {
-                outcome.best = pv.first().copied();
-                outcome.ponder = pv.get(1).copied();
-                outcome.score = *score;
-                outcome.depth = depth;
+                outcome.take_line(depth, *score, pv);
                 if self.sharing && !self.stopped() {
                     deepest.publish(depth, *score, pv);
                 }
@@ -224,12 +218,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // the main thread was stopped in).
             let (done, score, pv) = deepest.get();
             if done > outcome.depth {
-                if let Some(&best) = pv.first() {
-                    outcome.best = Some(best);
-                    outcome.ponder = pv.get(1).copied();
-                    outcome.score = score;
-                    outcome.depth = done;
-                }
+                outcome.take_line(done, score, &pv);
             }
         }
         let total = self
@@ -398,9 +387,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         // Pruning by the static evaluation assumes the side to move could pass; not so in
         // check, nor with its Princess (jetan) or Jarkhan (skak) en prise: the move or two
         // that save it may be all it has.
-        let threatened = in_check || pos.threatened();
-
-        if !is_pv && !threatened && !root {
+        if !is_pv && !root && !in_check && !pos.threatened() {
             // Reverse futility: far above beta at low depth, assume it holds.
             if depth <= 6 && eval - 90 * depth >= beta && eval.abs() < MATE_BOUND {
                 self.moves[ply] = moves;
