@@ -15,6 +15,12 @@ use std::thread::JoinHandle;
 pub const MAX_THREADS: usize = 256;
 /// The largest `Hash` in MiB.
 pub const MAX_HASH_MB: usize = 16_384;
+/// The engine's default contempt in play: a draw is worth a quarter pawn less than an even
+/// position, so it plays on for a win (Stockfish 9 to 11 played with 24). Measured in jetan,
+/// where the side that is behind can force a draw by taking the enemy Chief with a lesser
+/// piece: full evaluation against material only gained from +99 to +159 Elo (README,
+/// Matches). Analysis (`thoat analyze`), `bench` and self-play data use 0.
+pub const DEFAULT_CONTEMPT: i32 = 25;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
@@ -142,6 +148,8 @@ pub struct Options {
     pub ponder: bool,
     /// The evaluation: full, material only, or random moves (for measuring strength).
     pub eval: EvalMode,
+    /// Centipawns below an even position that a draw is worth to the engine.
+    pub contempt: i32,
 }
 
 impl Default for Options {
@@ -153,6 +161,7 @@ impl Default for Options {
             move_overhead: 30,
             ponder: false,
             eval: EvalMode::Full,
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
@@ -298,7 +307,8 @@ impl Uci {
              option name Move Overhead type spin default 30 min 0 max 5000\n\
              option name Clear Hash type button\n\
              option name Ponder type check default false\n\
-             option name Evaluation type combo default full var full var material var random\nuciok",
+             option name Evaluation type combo default full var full var material var random\n\
+             option name Contempt type spin default {DEFAULT_CONTEMPT} min -1000 max 1000\nuciok",
             env!("CARGO_PKG_VERSION"),
             variants.join(" ")
         )
@@ -320,15 +330,17 @@ impl Uci {
 
     fn cmd_setoption(&mut self, tokens: &[&str]) -> Result<(), String> {
         let (name, value) = parse_setoption(tokens)?;
-        let number = |min: u64, max: u64| -> Result<u64, String> {
+        let signed_number = |min: i64, max: i64| -> Result<i64, String> {
             value
-                .parse::<u64>()
+                .parse::<i64>()
                 .ok()
                 .filter(|v| (min..=max).contains(v))
                 .ok_or_else(|| {
                     format!("option '{name}' takes a number from {min} to {max}, not '{value}'")
                 })
         };
+        // Every bound below is within both types, so the casts are exact.
+        let number = |min: u64, max: u64| signed_number(min as i64, max as i64).map(|v| v as u64);
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let variant = Variant::from_name(&value)?;
@@ -356,6 +368,7 @@ impl Uci {
             }
             "multipv" => self.options.multipv = number(1, 256)? as usize,
             "evaluation" => self.options.eval = EvalMode::from_name(&value)?,
+            "contempt" => self.options.contempt = signed_number(-1000, 1000)? as i32,
             "move overhead" => self.options.move_overhead = number(0, 5000)?,
             "clear hash" => self.shared.tt.clear(),
             "ponder" => {
@@ -417,6 +430,7 @@ impl Uci {
                 threads: self.options.threads,
                 multipv: self.options.multipv,
                 eval: self.options.eval,
+                contempt: self.options.contempt,
             },
             clock: Arc::clone(&clock),
             shared: Arc::clone(&self.shared),

@@ -23,6 +23,7 @@ fn score<G: SearchGame>(fen: &str, depth: i32, eval: EvalMode) -> i32 {
         threads: 1,
         multipv: 1,
         eval,
+        ..Settings::default()
     };
     let quiet: Reporter = Arc::new(|_: &str| {});
     let shared = Shared::new(1);

@@ -10,6 +10,11 @@ use thoat::variants::Jetan;
 
 /// Searches `fen` to `depth` plies on one thread; returns the best move and its score.
 fn think(fen: &str, depth: i32) -> (Move, i32, Jetan) {
+    think_with_contempt(fen, depth, 0)
+}
+
+/// The same with the given contempt.
+fn think_with_contempt(fen: &str, depth: i32, contempt: i32) -> (Move, i32, Jetan) {
     let position = Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let game = GameState::new(position.clone());
     let limits = Limits {
@@ -21,6 +26,7 @@ fn think(fen: &str, depth: i32) -> (Move, i32, Jetan) {
     let settings = Settings {
         threads: 1,
         multipv: 1,
+        contempt,
         ..Settings::default()
     };
     let quiet: Reporter = Arc::new(|_: &str| {});
@@ -39,6 +45,19 @@ fn the_side_behind_takes_the_chief_for_a_draw() {
     let (best, score, position) = think(&fen, 4);
     assert_eq!(position.move_text(best), "d3e1");
     assert_eq!(score, 0);
+}
+
+/// Contempt moves the value of a draw for the side to move at the root, whichever side ends
+/// the game: here the root's own capture, scored where the opponent is to move.
+#[test]
+fn contempt_is_the_draws_cost_to_the_root_side() {
+    let fen = format!("{CHIEF_EN_PRISE} b - 0 1");
+    for contempt in [30, -30] {
+        let (best, score, position) = think_with_contempt(&fen, 4, contempt);
+        // Losing is worse than any draw, so the capture stays best.
+        assert_eq!(position.move_text(best), "d3e1", "contempt {contempt}");
+        assert_eq!(score, -contempt);
+    }
 }
 
 #[test]

@@ -80,6 +80,37 @@ fn parse_pgn(text: &str) -> Vec<PgnRecord> {
     games
 }
 
+/// More games than twice the book replay openings, and node-limited engines replay the
+/// same games: the runner says so before it starts.
+#[test]
+fn a_match_longer_than_its_book_is_warned_about() {
+    let dir = scratch("repeats");
+    let book = dir.join("book.epd");
+    std::fs::write(&book, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n").unwrap();
+    let out = thoat_match(&[
+        "--engine",
+        &format!("cmd={THOAT}"),
+        "name=a",
+        "--engine",
+        &format!("cmd={THOAT}"),
+        "name=b",
+        "--games",
+        "4",
+        "--tc",
+        "nodes=50",
+        "--maxmoves",
+        "3",
+        "--openings",
+        book.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: 4 games from 1 openings play 1 openings again"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn two_thoat_instances_play_a_legal_match() {
     let dir = scratch("selfplay");
@@ -117,6 +148,12 @@ fn two_thoat_instances_play_a_legal_match() {
     );
     assert!(stdout.starts_with("Score of first vs second: "), "{stdout}");
     assert!(stdout.contains("] 2\n"), "{stdout}");
+    // Two games from one opening repeat nothing.
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&pgn).unwrap();
     let games = parse_pgn(&text);
     assert_eq!(games.len(), 2, "{text}");

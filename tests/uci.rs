@@ -58,6 +58,8 @@ fn bad_input_gets_one_error_line_and_keeps_the_position() {
         "setoption name UCI_Variant value xiangqi",
         "setoption name Threads value 0",
         "setoption name Hash value lots",
+        "setoption name Contempt value 1001",
+        "setoption name Contempt value -5x",
         "setoption name Nonsense value 1",
         "setoption",
         "go perft 0",

@@ -235,6 +235,9 @@ pub struct Settings {
     pub multipv: usize,
     /// The evaluation to use.
     pub eval: EvalMode,
+    /// Centipawns a draw is worth less than an even position to the side to move at the
+    /// root (its opponent values a draw that much more): positive plays on for a win.
+    pub contempt: i32,
 }
 
 /// The answer of a search.

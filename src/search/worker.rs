@@ -6,7 +6,7 @@ use super::{
     result_score, score_text, Clock, EvalMode, Limits, Outcome, Reporter, SearchGame, Settings,
     Shared, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
-use crate::core::{GameState, Move};
+use crate::core::{Color, GameResult, GameState, Move};
 use std::sync::atomic::Ordering;
 
 /// How often (in nodes) a thread publishes its node count and checks the clock.
@@ -75,6 +75,26 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             depth: 0,
             sharing: false,
             abandoned: false,
+        }
+    }
+
+    /// A draw's score for the side to move `ply` plies from the root: minus the contempt
+    /// for the root's side (even plies), plus it for its opponent.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.settings.contempt
+        } else {
+            self.settings.contempt
+        }
+    }
+
+    /// The score of a finished game for the side to move, with the contempt on draws.
+    #[inline]
+    fn result_score(&self, result: GameResult, side: Color, ply: usize) -> i32 {
+        match result.winner {
+            None => self.draw_score(ply),
+            Some(_) => result_score(result, side, ply),
         }
     }
 
@@ -371,11 +391,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         if moves.is_empty() {
             self.moves[ply] = moves;
-            return result_score(pos.no_moves_result(), side, ply);
+            return self.result_score(pos.no_moves_result(), side, ply);
         }
         if !root && (self.repeated() || pos.rule_draw().is_some()) {
             self.moves[ply] = moves;
-            return 0;
+            return self.draw_score(ply);
         }
 
         let in_check = pos.in_check();
@@ -576,7 +596,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         pos.ended()
-            .map(|result| result_score(result, pos.side_to_move(), ply))
+            .map(|result| self.result_score(result, pos.side_to_move(), ply))
     }
 
     fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -599,7 +619,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if !pos.quiescence_moves(&mut moves) {
             self.moves[ply] = moves;
-            return result_score(pos.no_moves_result(), side, ply);
+            return self.result_score(pos.no_moves_result(), side, ply);
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();

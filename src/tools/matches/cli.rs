@@ -141,6 +141,9 @@ impl MatchArgs {
     /// Runs the match; the summary goes to stdout, errors to stderr.
     pub fn run(&self) -> Result<(), String> {
         let config = self.config()?;
+        if let Some(warning) = config.repeats_openings() {
+            eprintln!("warning: {warning}");
+        }
         let mut out = std::io::stdout().lock();
         run(config, &mut out).map(|_| ())
     }

@@ -58,6 +58,23 @@ pub struct MatchReport {
     pub verdict: Option<SprtVerdict>,
 }
 
+impl MatchConfig {
+    /// A warning when the match plays some opening more than once per colour: engines
+    /// limited by depth or nodes on one thread play the same game again, so the repeats add
+    /// no information and the error bar comes out too narrow.
+    pub fn repeats_openings(&self) -> Option<String> {
+        let book = self.openings.len();
+        (book > 0 && self.games > 2 * book).then(|| {
+            format!(
+                "{} games from {book} openings play {} openings again; deterministic engines \
+                 (depth or node limits, one thread) repeat those games exactly",
+                self.games,
+                (self.games - 2 * book).div_ceil(2).min(book)
+            )
+        })
+    }
+}
+
 /// What a worker tells the main thread.
 enum Event {
     /// Game `index` finished; `first_white` tells whether the first engine had White.

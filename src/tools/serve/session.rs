@@ -264,6 +264,8 @@ impl<G: SearchGame> Session for Board<G> {
         let settings = Settings {
             threads: 1,
             multipv: 1,
+            // It plays a person: as in UCI play, it plays on for a win.
+            contempt: crate::uci::DEFAULT_CONTEMPT,
             ..Settings::default()
         };
         // The search reports `info ... pv <moves>` lines; the last one holds the PV.
