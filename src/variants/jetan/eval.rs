@@ -37,7 +37,7 @@ const VALUES: [i32; 8] = [100, 320, 260, 260, 420, 400, 900, 20_000];
 pub const LEAD_CAP: i32 = 8;
 
 /// The names of the terms, in weight order.
-pub const TERM_NAMES: [&str; 32] = [
+pub const TERM_NAMES: [&str; 33] = [
     "material_panthan",
     "material_thoat",
     "material_warrior",
@@ -70,6 +70,7 @@ pub const TERM_NAMES: [&str; 32] = [
     "chief_threats_x_lead",
     "chiefs_near_x_lead",
     "tempo",
+    "chief_invading",
 ];
 
 /// Term indices.
@@ -89,6 +90,7 @@ const CHIEF_THREATS: usize = 28;
 const CHIEF_THREATS_LEAD: usize = 29;
 const CHIEFS_NEAR_LEAD: usize = 30;
 const TEMPO: usize = 31;
+const CHIEF_INVADING: usize = 32;
 
 /// Tables for the evaluation only: where each piece reaches on an empty board in one move
 /// and in two moves, by slot (Panthan of White, Thoat, Warrior, Padwar, Dwar, Flier, Chief,
@@ -215,6 +217,17 @@ impl Jetan {
                 info.attacks |= hits;
                 mobility += (hits & !own).count_ones() as i32;
                 centre += e.centre[sq as usize];
+                if piece == Piece::Chief {
+                    // Ranks into the enemy half: among the enemy's lesser pieces, any of
+                    // which may take him for a draw.
+                    let rank = (sq / 10) as i32;
+                    let advance = if color == Color::White {
+                        rank
+                    } else {
+                        9 - rank
+                    };
+                    terms.add(CHIEF_INVADING, sign * (advance - 4).max(0));
+                }
                 if piece != Piece::Chief {
                     info.chief_attackers += i32::from(hits & enemy_chief != 0);
                     info.chief_threats +=
@@ -245,11 +258,14 @@ impl Jetan {
         let t = tables();
         let own = self.by_color[color.index()];
         let them = self.by_color[color.flip().index()];
-        let enemy_princess = self.by_kind[Piece::Princess as usize] & them;
+        // The enemy's Princess cannot capture, and its Chief near ours is counted apart:
+        // lesser pieces are the ones that threaten her without risking a drawn capture.
+        let enemy_royals =
+            (self.by_kind[Piece::Princess as usize] | self.by_kind[Piece::Chief as usize]) & them;
         let occ = self.occupied();
         let has_escape = self.escape & (1 << color.index()) != 0;
         for q in (self.by_kind[Piece::Princess as usize] & own).squares() {
-            let near = (t.near3[q as usize] & them & !enemy_princess).count_ones() as i32;
+            let near = (t.near3[q as usize] & them & !enemy_royals).count_ones() as i32;
             let flee = (t.princess[q as usize] & !occ & !enemy.attacks).count_ones() as i32;
             terms.add(PRINCESS_NEAR, sign * near);
             terms.add(PRINCESS_FLEE, sign * flee);
@@ -369,6 +385,18 @@ mod tests {
         assert_eq!(TERM_NAMES[CHIEF_THREATS_LEAD], "chief_threats_x_lead");
         assert_eq!(TERM_NAMES[MOBILITY], "mobility_thoat");
         assert_eq!(TERM_NAMES[CENTRE + 6], "centre_princess");
+        assert_eq!(TERM_NAMES[CHIEF_INVADING], "chief_invading");
+    }
+
+    #[test]
+    fn a_chief_in_the_enemy_half_is_invading() {
+        // White's Chief on e8 is three ranks into Black's half; Black's on e6 is in its
+        // own half.
+        let p = pos("q9/10/4K5/10/4k5/10/10/10/10/9Q w - 0 1");
+        assert_eq!(p.features().0[CHIEF_INVADING], 3);
+        // Black's Chief on e2 is four ranks into White's half.
+        let p = pos("q9/10/10/10/10/10/10/10/4k5/9Q w - 0 1");
+        assert_eq!(p.features().0[CHIEF_INVADING], -4);
     }
 
     /// The evaluation as played equals the tuner's model (features times weights), signed

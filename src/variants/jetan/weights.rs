@@ -5,7 +5,7 @@
 
 /// The weights in play.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 32] = [
+pub const WEIGHTS: [i32; 33] = [
     100, // material_panthan
     320, // material_thoat
     260, // material_warrior
@@ -38,4 +38,5 @@ pub const WEIGHTS: [i32; 32] = [
     -12, // chief_threats_x_lead
     -3, // chiefs_near_x_lead
     20, // tempo
+    -70, // chief_invading
 ];
