@@ -59,7 +59,7 @@ openings: build
 	for v in chess duck chaturanga skak; do \
 		./target/release/thoat openings --variant $$v --count 200 --seed 1 > positions/openings/$$v.epd; \
 	done
-	./target/release/thoat openings --variant jetan --count 200 --seed 1 --safe-plies 2 \
+	./target/release/thoat openings --variant jetan --count 200 --seed 1 --safe-plies 3 \
 		> positions/openings/jetan.epd
 
 # Robustness (README § Robustness): the long runs behind the recorded figures.

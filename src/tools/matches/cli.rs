@@ -155,8 +155,8 @@ pub struct OpeningsArgs {
     /// The game.
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: Variant,
-    /// Positions to make.
-    #[arg(long, default_value_t = 120)]
+    /// Positions to make (200: a 400-game match then plays each once with each colour).
+    #[arg(long, default_value_t = 200)]
     pub count: usize,
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
