@@ -18,8 +18,8 @@ pub const MAX_HASH_MB: usize = 16_384;
 /// The engine's default contempt in play: a draw is worth a quarter pawn less than an even
 /// position, so it plays on for a win (Stockfish 9 to 11 played with 24). Measured in jetan,
 /// where the side that is behind can force a draw by taking the enemy Chief with a lesser
-/// piece: full evaluation against material only gained from +99 to +159 Elo (README,
-/// Matches). Analysis (`thoat analyze`), `bench` and self-play data use 0.
+/// piece: full evaluation against material only, both at 0 and both at 25, +138 and +182 Elo
+/// (README, Matches). Analysis (`thoat analyze`), `bench` and self-play data use 0.
 pub const DEFAULT_CONTEMPT: i32 = 25;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;

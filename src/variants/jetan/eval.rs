@@ -6,9 +6,9 @@
 //! - placement: closeness to the centre per kind, the Panthans' advance;
 //! - mobility: the real destinations of every piece but the Panthans and the Princess (paths
 //!   blocked as in move generation), own pieces excluded;
-//! - the Princess: her escape still in hand, enemy pieces within three squares, the squares
-//!   she can flee to (empty, in her reach, not attacked), trapped (no flight and no escape),
-//!   attacked where she stands;
+//! - the Princess: her escape still in hand, enemy pieces but the Chief within three
+//!   squares, the squares she can flee to (empty, in her reach, not attacked), trapped (no
+//!   flight and no escape), attacked where she stands;
 //! - the Chief: enemy pieces other than the Chief that can capture him now, or on an empty
 //!   board within two moves. Such a capture draws at once, which is all the side that is
 //!   behind wants; so these terms come twice, once alone and once multiplied by the material
@@ -17,6 +17,9 @@
 //! - the Chiefs' closeness (7 minus their distance, at least 0) times the lead: the enemy
 //!   Chief near ours threatens to capture him (a loss) or to force a lesser piece of ours to
 //!   capture him (a draw), which costs only the side that is ahead;
+//! - the Chief invading: the ranks he stands inside the enemy half, among the enemy's
+//!   lesser pieces, any of which may take him for a draw (in self-play against material
+//!   only, most drawing captures of the full side's Chief were made there);
 //! - the move (tempo).
 
 use super::tables::{bit, tables, tree_reach, Piece, Tables, SQUARES, TREE_PIECES};
@@ -258,8 +261,9 @@ impl Jetan {
         let t = tables();
         let own = self.by_color[color.index()];
         let them = self.by_color[color.flip().index()];
-        // The enemy's Princess cannot capture, and its Chief near ours is counted apart:
-        // lesser pieces are the ones that threaten her without risking a drawn capture.
+        // Neither the enemy's Princess (she cannot capture) nor its Chief: counting him
+        // paid for sending the Chief at the enemy Princess, deep among lesser pieces that may
+        // take him for a draw. A Chief that attacks her still counts in `princess_attacked`.
         let enemy_royals =
             (self.by_kind[Piece::Princess as usize] | self.by_kind[Piece::Chief as usize]) & them;
         let occ = self.occupied();
