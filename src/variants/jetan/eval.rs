@@ -200,14 +200,8 @@ impl Jetan {
         terms.add(PANTHAN_ADVANCE, sign * advance);
         terms.add(PANTHAN_FAR, sign * far);
 
-        for piece in [
-            Piece::Thoat,
-            Piece::Warrior,
-            Piece::Padwar,
-            Piece::Dwar,
-            Piece::Flier,
-            Piece::Chief,
-        ] {
+        // Every kind from the Thoat to the Chief (the Panthans are above, the Princess below).
+        for &piece in &Piece::ALL[Piece::Thoat as usize..=Piece::Chief as usize] {
             let squares = kind(piece);
             let p = piece as usize;
             let tree = TREE_PIECES.iter().position(|&k| k == piece);
