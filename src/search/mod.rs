@@ -21,6 +21,8 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const INFINITE: i32 = 32_000;
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
+/// How many pieces (kind and colour) [`SearchGame::moved_piece`] may name.
+pub const PIECE_SLOTS: usize = 16;
 
 /// What the search needs from a game beyond its rules: an evaluation and hints for move
 /// ordering and pruning. Each game implements it in its own module.
@@ -35,6 +37,22 @@ pub trait SearchGame: Game {
 
     /// An ordering score for a tactical move: most valuable victim, least valuable attacker.
     fn tactical_order(&self, mv: Move) -> i32;
+
+    /// Static exchange evaluation: whether `mv` (legal here), followed by the best sequence
+    /// of captures on its destination square, in which either side may stop when it likes,
+    /// wins at least `threshold` centipawns of material for the side to move. A quiet move
+    /// with `threshold <= 0` is true unless it puts the piece where it is lost. The search
+    /// uses it to order captures (losing ones last) and to prune losing moves near the leaves.
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        let _ = mv;
+        threshold <= 0
+    }
+
+    /// The piece `mv` (legal here) moves, as a number below [`PIECE_SLOTS`] that differs by
+    /// kind and colour: with the destination square it indexes the history tables.
+    fn moved_piece(&self, mv: Move) -> usize {
+        self.side_to_move().index() * 8 + (mv.kind() as usize & 7)
+    }
 
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check answer `false`.
