@@ -1,7 +1,8 @@
 //! What the search needs from chess: the evaluation (material, piece-square tables, the
 //! king's tables for the middle game and the endgame blended by the phase, bishop pair) as a
 //! weighted sum of terms ([`Tunable`]: the weights are in `weights.rs`, fitted by `thoat
-//! tune`), capture ordering and the null move.
+//! tune`), capture ordering, the static exchange evaluation and the mover's piece (both in
+//! `see.rs`) and the null move.
 
 use super::weights::WEIGHTS;
 use super::{Chess, BISHOP, KEYS, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDE_KEY};
@@ -103,6 +104,14 @@ impl SearchGame for Chess {
             0
         };
         victim * 8 + promotion - attacker / 10
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        self.see_at_least(mv, threshold)
+    }
+
+    fn moved_piece(&self, mv: Move) -> usize {
+        self.moved_piece_slot(mv)
     }
 
     fn in_check(&self) -> bool {

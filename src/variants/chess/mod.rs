@@ -17,6 +17,7 @@
 
 mod eval;
 mod movegen;
+mod see;
 mod weights;
 
 use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};

@@ -1,6 +1,6 @@
 //! What the search needs from duck chess: the evaluation, a weighted sum of terms
-//! ([`Tunable`]; the weights are in `weights.rs`), capture ordering, and the move selection of
-//! `select.rs`.
+//! ([`Tunable`]; the weights are in `weights.rs`), capture ordering, the static exchange
+//! evaluation and the mover's piece (both in `see.rs`), and the move selection of `select.rs`.
 //!
 //! Duck chess has no check: a king left attacked is captured and the game is lost. The side
 //! to move always moves a piece *and* the duck, so what it threatens it will take, and what
@@ -375,6 +375,14 @@ impl SearchGame for Duck {
         let attacker = self.piece_at(mv.from()).map_or(0, |k| VALUES[k]);
         victim * 8 + VALUES[mv.promotion() as usize % 6] * i32::from(mv.promotion() != 0)
             - attacker.min(1000) / 10
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        self.see_at_least(mv, threshold)
+    }
+
+    fn moved_piece(&self, mv: Move) -> usize {
+        self.moved_piece_slot(mv)
     }
 
     fn in_check(&self) -> bool {

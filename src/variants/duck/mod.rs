@@ -24,6 +24,7 @@
 mod eval;
 mod fen;
 mod movegen;
+mod see;
 mod select;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,563 @@
+//! Static exchange evaluation (SEE) for duck chess in Stockfish's threshold form
+//! ([`Duck::see_at_least`]), and the mover's piece for the history tables
+//! ([`Duck::moved_piece_slot`]).
+//!
+//! The exchange: the turn `mv` is made, then the two sides take turns capturing on its
+//! destination square, each with its least valuable attacker, and either side may stop
+//! whenever it likes (the side that made `mv` only after `mv`). The answer is whether the
+//! material won, in [`VALUES`], is at least the threshold.
+//!
+//! **The duck.** It stands where `mv` puts it (`mv.extra()`) during the whole exchange: the
+//! piece's start square is emptied first (and an en-passant victim's square), then the duck
+//! is placed, so the duck may stand on the square the piece just left. The duck's square
+//! before `mv` is free. The duck moves of the later turns of the exchange are ignored: every
+//! capture in it is a piece move alone. The duck is a blocker that nothing captures and no
+//! slider passes (it is never removed, so nothing x-rays through it); knights, kings and
+//! pawns capture past it as usual. So the duck this turn places can shield the moved piece
+//! from a slider's recapture, or (badly placed) cut off a slider of our own behind it.
+//!
+//! **Kings.** There is no check; a king may be captured, and that ends the game. The king is
+//! worth [`VALUES`]' 20,000, more than everything else together: capturing it wins 20,000
+//! and ends the exchange (nothing takes back), so a king capture is a winning exchange at
+//! every threshold up to 20,000 (the search uses far smaller ones). A king that moves or
+//! recaptures onto an attacked square is taken: the side only does it when the other side
+//! cannot take back.
+//!
+//! The rest as in chess (`variants/chess/see.rs`): x-rays (each capturer leaves the
+//! occupancy and the sliders behind it join), promotions (`mv`'s promotion wins the new
+//! piece's value less the pawn's and the new piece is the one at risk; a pawn recapturing on
+//! the last rank becomes a queen), en passant (the victim is a pawn and its square is
+//! emptied), castling worth 0 (`threshold <= 0`), quiet moves capturing nothing (is the piece
+//! safe enough on its new square?). There are no pins in a game without check.
+//!
+//! The loop keeps one number, the balance (material won by the side that made `mv` less the
+//! threshold), and the invariant that the side about to capture stands badly if it stops.
+//! It captures; if that still leaves it standing badly, the other side stops and the
+//! exchange is decided, else the roles change. A side without an attacker loses where it
+//! stands.
+
+use super::eval::VALUES;
+use super::{bit, Duck, BISHOP, CASTLE, EN_PASSANT, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::core::attacks8::PAWN_ATTACKS;
+use crate::core::attacks8::{bishop, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
+use crate::core::{Color, Move};
+
+/// Thresholds are clamped to this: far beyond any balance, so clamping changes no answer
+/// and the sums cannot overflow.
+const THRESHOLD_LIMIT: i32 = 1 << 24;
+/// Ranks 1 and 8: a pawn capturing there promotes.
+const LAST_RANKS: u64 = 0xff | 0xff << 56;
+/// What a pawn gains by becoming a queen.
+const QUEEN_PROMOTION: i32 = VALUES[QUEEN] - VALUES[PAWN];
+
+impl Duck {
+    /// The piece `mv` moves as `colour * 6 + type` (below 12). Move kinds do not name the
+    /// piece here, so it is read off the boards: exactly one has the start square, and the
+    /// sum of `type * (has it)` is that type, without a branch.
+    #[inline]
+    pub(super) fn moved_piece_slot(&self, mv: Move) -> usize {
+        let from = bit(mv.from() & 63);
+        let kind: usize = (KNIGHT..=KING)
+            .map(|k| usize::from(self.pieces[k] & from != 0) * k)
+            .sum();
+        self.side.index() * 6 + kind
+    }
+
+    /// The pieces of both colours attacking `sq` with occupancy `occupied` (duck included).
+    #[inline(always)]
+    fn attackers_of_both(&self, sq: u8, occupied: u64) -> u64 {
+        let p = &self.pieces;
+        let s = sq as usize & 63;
+        (PAWN_ATTACKS[1][s] & p[PAWN] & self.colors[0])
+            | (PAWN_ATTACKS[0][s] & p[PAWN] & self.colors[1])
+            | (KNIGHT_STEPS[s] & p[KNIGHT])
+            | (KING_STEPS[s] & p[KING])
+            | (bishop(sq, occupied) & (p[BISHOP] | p[QUEEN]))
+            | (rook(sq, occupied) & (p[ROOK] | p[QUEEN]))
+    }
+
+    /// Whether the turn `mv` (legal here) followed by the best exchange on its destination
+    /// wins at least `threshold` centipawns for the side to move (see the module doc).
+    pub(super) fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
+        let kind = mv.kind();
+        if kind == CASTLE {
+            return threshold <= 0;
+        }
+        let (from, to) = (mv.from() & 63, mv.to() & 63);
+        let to_bit = bit(to);
+        let us = self.side;
+        let mut occupied = (self.colors[0] | self.colors[1]) & !bit(from);
+        let victim = if kind == EN_PASSANT {
+            let captured = match us {
+                Color::White => to.wrapping_sub(8),
+                Color::Black => to.wrapping_add(8),
+            };
+            occupied &= !bit(captured & 63);
+            Some(PAWN)
+        } else if self.colors[us.flip().index()] & to_bit != 0 {
+            self.piece_at(to)
+        } else {
+            None
+        };
+        let mut balance =
+            victim.map_or(0, |k| VALUES[k]) - threshold.clamp(-THRESHOLD_LIMIT, THRESHOLD_LIMIT);
+        let mover = self.piece_at(from).unwrap_or(PAWN);
+        let mut on_square = VALUES[mover];
+        if mv.promotion() != 0 {
+            let new = mv.promotion() as usize % 6;
+            balance += VALUES[new] - VALUES[PAWN];
+            on_square = VALUES[new];
+        }
+        if victim == Some(KING) {
+            return balance >= 0; // the game is won: nothing takes back
+        }
+        if balance < 0 {
+            return false; // not enough even if nothing is taken back
+        }
+        let their_promotion = if to_bit & LAST_RANKS != 0 {
+            QUEEN_PROMOTION
+        } else {
+            0
+        };
+        if balance - on_square - their_promotion >= 0 {
+            return true; // enough even if the piece is taken back at once
+        }
+        let duck = bit(mv.extra() & 63);
+        self.exchange(
+            to,
+            occupied | to_bit | duck,
+            duck,
+            balance,
+            on_square,
+            mover == KING,
+        )
+    }
+
+    /// The captures on `to` after the turn: the other side is to capture, standing badly
+    /// (`balance`, from the first mover's side, is at least 0); `occupied` holds the pieces
+    /// and the `duck`, `on_square` is the value of the piece on `to`, `king_on_square`
+    /// whether it is a king.
+    #[inline(always)]
+    fn exchange(
+        &self,
+        to: u8,
+        mut occupied: u64,
+        duck: u64,
+        mut balance: i32,
+        mut on_square: i32,
+        mut king_on_square: bool,
+    ) -> bool {
+        let p = &self.pieces;
+        let diagonal = p[BISHOP] | p[QUEEN];
+        let straight = p[ROOK] | p[QUEEN];
+        let promotes = bit(to) & LAST_RANKS != 0;
+        let mut attackers = self.attackers_of_both(to, occupied);
+        // The boards still have the moved piece (and an en-passant victim) where the duck
+        // may now stand: the duck's square holds no attacker.
+        let colors = [self.colors[0] & !duck, self.colors[1] & !duck];
+        let first = self.side.index();
+        let mut side = first ^ 1;
+        loop {
+            let own = attackers & occupied & colors[side];
+            if own == 0 {
+                break; // it cannot capture: it loses where it stands
+            }
+            let mut kind = PAWN;
+            while kind < KING && own & p[kind] == 0 {
+                kind += 1;
+            }
+            let pieces = own & p[kind];
+            let capturer = pieces & pieces.wrapping_neg();
+            let promotion = if kind == PAWN && promotes {
+                QUEEN_PROMOTION
+            } else {
+                0
+            };
+            let gain = on_square + promotion;
+            balance += if side == first { gain } else { -gain };
+            if king_on_square || (balance >= 0) != (side == first) {
+                // A king was taken (the game is over), or the capture did not save the
+                // capturer's side: the other side stops, and the balance stands.
+                break;
+            }
+            on_square = VALUES[kind] + promotion;
+            king_on_square = kind == KING;
+            occupied ^= capturer;
+            if matches!(kind, PAWN | BISHOP | QUEEN | KING) {
+                attackers |= bishop(to, occupied) & diagonal;
+            }
+            if matches!(kind, ROOK | QUEEN | KING) {
+                attackers |= rook(to, occupied) & straight;
+            }
+            side ^= 1;
+        }
+        balance >= 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::parse_move;
+    use crate::core::rng::Rng;
+    use crate::core::Game;
+    use crate::search::{SearchGame, PIECE_SLOTS};
+
+    fn pos(fen: &str) -> Duck {
+        Duck::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    /// Checks `see_ge(turn, threshold) == expected` for each (threshold, expected).
+    fn check(fen: &str, text: &str, cases: &[(i32, bool)]) {
+        let p = pos(fen);
+        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
+        for &(threshold, expected) in cases {
+            assert_eq!(
+                p.see_ge(mv, threshold),
+                expected,
+                "{fen} {text} threshold {threshold}"
+            );
+            assert_eq!(reference_see(&p, mv) >= threshold, expected, "reference");
+        }
+    }
+
+    // Values: P 100, N 310, B 330, R 500, Q 900, K 20,000.
+
+    #[test]
+    fn simple_winning_capture() {
+        // Rd1xd5 takes the knight, nothing takes back: +310.
+        let fen = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1";
+        check(fen, "d1d5,d5h4", &[(0, true), (310, true), (311, false)]);
+    }
+
+    #[test]
+    fn the_duck_this_turn_places_shields_the_capturer() {
+        // Nc3xd5 +100. With the duck on d6 (or d7) between the rook d8 and d5 nothing takes
+        // back: +100. With the duck on a1 Rd8xd5 takes the knight: 100 - 310 = -210.
+        let fen = "3rk3/8/8/3p4/8/2N5/8/4K3 w - - 0 1";
+        check(fen, "c3d5,d5d6", &[(100, true), (101, false)]);
+        check(fen, "c3d5,d5d7", &[(100, true), (101, false)]);
+        check(fen, "c3d5,d5a1", &[(0, false), (-210, true), (-209, false)]);
+        // The duck now on d7 blocks the rook, but it must move: on a1 it blocks nothing.
+        let fen = "3rk3/3*4/8/3p4/8/2N5/8/4K3 w - - 0 1";
+        check(fen, "c3d5,d5a1", &[(0, false), (-210, true)]);
+        check(fen, "c3d5,d5d6", &[(100, true), (101, false)]);
+    }
+
+    #[test]
+    fn the_duck_on_the_vacated_square_cuts_off_our_x_ray() {
+        // Rd2xd5 +310, Rd8xd5 -500, Rd1xd5 (behind d2) +500: 310 either way.
+        let fen = "3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1";
+        check(fen, "d2d5,d5h5", &[(310, true), (311, false)]);
+        // The duck on d2, the square the rook left, blocks Rd1: Rd8xd5 wins, 310 - 500.
+        check(fen, "d2d5,d5d2", &[(0, false), (-190, true), (-189, false)]);
+        // The duck on d7 blocks black's rook instead: +310 and nothing takes back.
+        check(fen, "d2d5,d5d7", &[(310, true), (311, false)]);
+    }
+
+    #[test]
+    fn the_duck_does_not_stop_a_knight() {
+        // Nc3xd5 +100, Nf6xd5 -310 jumps the duck on e5: -210.
+        let fen = "4k3/8/5n2/3p4/8/2N5/8/4K3 w - - 0 1";
+        check(fen, "c3d5,d5e5", &[(0, false), (-210, true), (-209, false)]);
+    }
+
+    #[test]
+    fn bishop_behind_the_queen_and_the_duck() {
+        // Qc2xe4 +310, Re8xe4 -900 (-590), Bb1xe4 +500 (-90): black takes back, -90.
+        let fen = "4r1k1/8/8/8/4n3/8/2Q5/1B4K1 w - - 0 1";
+        check(fen, "c2e4,e4h4", &[(-90, true), (-89, false)]);
+        // The duck on c2 (just left by the queen) cuts the bishop off: 310 - 900 = -590.
+        check(
+            fen,
+            "c2e4,e4c2",
+            &[(-100, false), (-590, true), (-591, true)],
+        );
+        // The duck on e6 shields the queen from the rook: +310.
+        check(fen, "c2e4,e4e6", &[(310, true), (311, false)]);
+    }
+
+    #[test]
+    fn capturing_the_king_wins_whatever_defends_it() {
+        // Qe1xe8: the king is taken (the rook a8 "defends" it, but the game is over):
+        // +20,000, true at every threshold up to that.
+        let fen = "r3k3/8/8/8/8/8/8/4QK2 w - - 0 1";
+        check(
+            fen,
+            "e1e8,e8e4",
+            &[(0, true), (900, true), (20_000, true), (20_001, false)],
+        );
+    }
+
+    #[test]
+    fn king_steps_into_attack_unless_the_duck_shields_it() {
+        // Ke1-e2 on the file of the rook e8: taken, -20,000. The duck on e5 shields it: 0.
+        let fen = "4r1k1/8/8/8/8/8/8/4K3 w - - 0 1";
+        check(
+            fen,
+            "e1e2,e2a1",
+            &[(0, false), (-19_999, false), (-20_000, true)],
+        );
+        check(fen, "e1e2,e2e5", &[(0, true), (1, false)]);
+    }
+
+    #[test]
+    fn the_king_leaving_its_square_opens_the_line_behind_it() {
+        // Ke2xe3 +100, then the rook e1 sees e3 through e2 and takes the king: -19,900.
+        // With the duck on e2, the square the king left, the rook is cut off: +100.
+        let fen = "4k3/8/8/8/8/4p3/4K3/4r3 w - - 0 1";
+        check(
+            fen,
+            "e2e3,e3a8",
+            &[(0, false), (-19_900, true), (-19_899, false)],
+        );
+        check(fen, "e2e3,e3e2", &[(100, true), (101, false)]);
+    }
+
+    #[test]
+    fn king_recaptures_only_where_it_is_not_taken() {
+        // Rd1xd7 +100; Ke8xd7 would lose the king to Bb5xd7: black stops, +100.
+        let fen = "4k3/3p4/8/1B6/8/8/8/3RK3 w - - 0 1";
+        check(fen, "d1d7,d7h4", &[(100, true), (101, false)]);
+        // The duck on c6 shields d7 from the bishop: Kxd7 is safe, 100 - 500 = -400.
+        check(fen, "d1d7,d7c6", &[(0, false), (-400, true), (-399, false)]);
+    }
+
+    #[test]
+    fn en_passant_with_the_duck() {
+        // e5xd6 e.p. +100; Rd8xd6 -100: 0. The duck on d7 shields: +100. The duck on d5 (the
+        // captured pawn's square, empty after the capture) is behind d6: still 0.
+        let fen = "3rk3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+        check(fen, "e5d6,d6a1", &[(0, true), (1, false)]);
+        check(fen, "e5d6,d6d5", &[(0, true), (1, false)]);
+        check(fen, "e5d6,d6d7", &[(100, true), (101, false)]);
+    }
+
+    #[test]
+    fn promotion_capture() {
+        // b7xa8=Q +500 +800 (1300), Nb6xa8 -900: 400. The duck cannot stop the knight.
+        let fen = "r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1";
+        check(fen, "b7a8q,a8h1", &[(400, true), (401, false)]);
+        // b7xa8=N +500 +210 (710), Nxa8 -310: 400.
+        check(fen, "b7a8n,a8b7", &[(400, true), (401, false)]);
+    }
+
+    #[test]
+    fn castling_and_quiet_moves() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        check(fen, "e1g1,g1a3", &[(0, true), (1, false)]);
+        // Qd1-d4 next to the pawn e5 (it captures past any duck): -900.
+        let fen = "4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1";
+        check(fen, "d1d4,d4c5", &[(0, false), (-900, true)]);
+        check(fen, "d1d3,d3c5", &[(0, true), (1, false)]);
+    }
+
+    #[test]
+    fn moved_piece_by_colour_and_type() {
+        let p = pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
+        for (text, piece) in [
+            ("b7a8q,a8h8", PAWN),
+            ("e1g1,g1a3", KING),
+            ("h1h5,h5h6", ROOK),
+        ] {
+            let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(p.moved_piece(mv), piece, "{text}");
+        }
+        let p = pos("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1");
+        let mv = parse_move(&p, "b6a4,a4a5").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.moved_piece(mv), 6 + KNIGHT);
+    }
+
+    /// Square contents for the reference: (colour, type); the duck is colour 2, type 6.
+    type Board = [Option<(usize, usize)>; 64];
+    const DUCK: Option<(usize, usize)> = Some((2, 6));
+
+    /// An independent SEE for the tests: a board of squares, attacks found by walking rays,
+    /// the classic list of gains resolved backwards. Same rules as the module doc.
+    fn reference_see(p: &Duck, mv: Move) -> i32 {
+        if mv.kind() == CASTLE {
+            return 0;
+        }
+        let mut board: Board = [None; 64];
+        for (sq, square) in board.iter_mut().enumerate() {
+            let sq = sq as u8;
+            *square = p
+                .piece_at(sq)
+                .zip(p.color_at(sq))
+                .map(|(k, c)| (c.index(), k));
+        }
+        let (from, to) = (mv.from() as usize, mv.to() as usize);
+        let us = p.side.index();
+        let mut mover = board[from].map_or(PAWN, |(_, kind)| kind);
+        let mut gain = [0i32; 40];
+        gain[0] = board[to].map_or(0, |(_, kind)| VALUES[kind]);
+        if mv.kind() == EN_PASSANT {
+            gain[0] = VALUES[PAWN];
+            board[if us == 0 { to - 8 } else { to + 8 }] = None;
+        }
+        if mv.promotion() != 0 {
+            mover = mv.promotion() as usize;
+            gain[0] += VALUES[mover] - VALUES[PAWN];
+        }
+        if board[to].is_some_and(|(_, kind)| kind == KING) {
+            return gain[0];
+        }
+        if let Some(duck) = (0..64).find(|&sq| p.duck & 1 << sq != 0) {
+            board[duck] = None;
+        }
+        board[from] = None;
+        board[to] = Some((us, mover));
+        board[mv.extra() as usize] = DUCK;
+        let mut side = us ^ 1;
+        let mut depth = 0;
+        while let Some(sq) = least_valuable_attacker(&board, to, side) {
+            let (_, kind) = board[sq].unwrap_or((side, PAWN));
+            let last_rank = to / 8 == 0 || to / 8 == 7;
+            let promoted = if kind == PAWN && last_rank {
+                QUEEN
+            } else {
+                kind
+            };
+            let (_, on_square) = board[to].unwrap_or((side, PAWN));
+            depth += 1;
+            gain[depth] = VALUES[on_square] + VALUES[promoted] - VALUES[kind] - gain[depth - 1];
+            if on_square == KING {
+                break;
+            }
+            board[sq] = None;
+            board[to] = Some((side, promoted));
+            side ^= 1;
+        }
+        while depth > 0 {
+            gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
+            depth -= 1;
+        }
+        gain[0]
+    }
+
+    fn least_valuable_attacker(board: &Board, to: usize, side: usize) -> Option<usize> {
+        (0..64)
+            .filter(|&sq| sq != to)
+            .filter_map(|sq| match board[sq] {
+                Some((color, kind)) if color == side && attacks(board, sq, kind, to) => {
+                    Some((kind, sq))
+                }
+                _ => None,
+            })
+            .min()
+            .map(|(_, sq)| sq)
+    }
+
+    /// Whether the piece of `kind` on `sq` attacks `to` on `board` (the duck blocks).
+    fn attacks(board: &Board, sq: usize, kind: usize, to: usize) -> bool {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let (tf, tr) = ((to % 8) as i32, (to / 8) as i32);
+        let (df, dr) = (tf - f, tr - r);
+        let clear = || {
+            let (sf, sr) = (df.signum(), dr.signum());
+            let (mut cf, mut cr) = (f + sf, r + sr);
+            while (cf, cr) != (tf, tr) {
+                if board[(cr * 8 + cf) as usize].is_some() {
+                    return false;
+                }
+                cf += sf;
+                cr += sr;
+            }
+            true
+        };
+        let diagonal = df.abs() == dr.abs() && df != 0;
+        let straight = (df == 0) != (dr == 0);
+        match kind {
+            PAWN => {
+                let forward = if board[sq].is_some_and(|(c, _)| c == 0) {
+                    1
+                } else {
+                    -1
+                };
+                df.abs() == 1 && dr == forward
+            }
+            KNIGHT => (df.abs(), dr.abs()) == (1, 2) || (df.abs(), dr.abs()) == (2, 1),
+            BISHOP => diagonal && clear(),
+            ROOK => straight && clear(),
+            QUEEN => (diagonal || straight) && clear(),
+            _ => df.abs().max(dr.abs()) == 1,
+        }
+    }
+
+    #[test]
+    fn random_turns_monotone_bounded_and_agreeing_with_the_reference() {
+        let starts = [
+            Duck::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut rng = Rng::new(0xD0C, 2);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for game in 0..8 {
+            let mut p = pos(starts[game % starts.len()]);
+            for _ in 0..30 {
+                p.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for (i, &mv) in moves.iter().enumerate() {
+                    let tactical = p.is_tactical(mv);
+                    if !tactical && i % 7 != 0 {
+                        continue; // a sample of the quiet turns: they are many
+                    }
+                    let from_bit = 1u64 << mv.from();
+                    let kind = (0..6).find(|&k| p.pieces[k] & from_bit != 0).unwrap_or(6);
+                    assert_eq!(p.moved_piece(mv), p.side.index() * 6 + kind);
+                    assert!(p.moved_piece(mv) < PIECE_SLOTS);
+                    let exact = reference_see(&p, mv);
+                    let text = p.move_text(mv);
+                    for t in [exact - 1, exact, exact + 1, -1, 0, 1] {
+                        assert_eq!(p.see_ge(mv, t), exact >= t, "{} {text} {t}", p.fen());
+                    }
+                    let mut previous = true;
+                    for t in (-1000..=1000).step_by(50) {
+                        let now = p.see_ge(mv, t);
+                        assert!(previous || !now, "not monotone: {} {text} {t}", p.fen());
+                        previous = now;
+                    }
+                    if !tactical {
+                        continue;
+                    }
+                    checked += 1;
+                    let to_bit = 1u64 << mv.to();
+                    let victim = if mv.kind() == EN_PASSANT {
+                        VALUES[PAWN]
+                    } else {
+                        p.piece_at(mv.to())
+                            .filter(|_| p.colors[p.side.flip().index()] & to_bit != 0)
+                            .map_or(0, |k| VALUES[k])
+                    };
+                    let promotion = if mv.promotion() != 0 {
+                        VALUES[mv.promotion() as usize] - VALUES[PAWN]
+                    } else {
+                        0
+                    };
+                    assert!(!p.see_ge(mv, victim + promotion + 1), "{} {text}", p.fen());
+                    if mv.promotion() == 0 {
+                        assert!(!p.see_ge(mv, victim + 1), "{} {text}", p.fen());
+                    }
+                    if kind != KING && to_bit & LAST_RANKS == 0 {
+                        assert!(p.see_ge(mv, victim - VALUES[kind]), "{} {text}", p.fen());
+                    }
+                }
+                let captures: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.is_tactical(m))
+                    .collect();
+                let mv = if !captures.is_empty() && rng.below(3) > 0 {
+                    *rng.pick(&captures)
+                } else {
+                    *rng.pick(&moves)
+                };
+                p.play(mv);
+            }
+        }
+        assert!(checked > 500, "only {checked} captures");
+    }
+}
