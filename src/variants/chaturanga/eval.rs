@@ -4,7 +4,9 @@
 //! in `weights.rs`, fitted by `thoat tune`), capture ordering and the null move.
 
 use super::weights::WEIGHTS;
-use super::{Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, HORSE, KEYS, KING_TYPE, PAWN, SIDE_KEY};
+use super::{
+    Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, EMPTY, HORSE, KEYS, KING_TYPE, PAWN, SIDE_KEY,
+};
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
@@ -84,6 +86,8 @@ impl Tunable for Chaturanga {
 
 // The weights, the names and the terms agree in number.
 const _: () = assert!(WEIGHTS.len() == TERMS && <Chaturanga as Tunable>::TERM_NAMES.len() == TERMS);
+// `moved_piece` names each colour and type by its mailbox code, below `EMPTY`.
+const _: () = assert!(EMPTY as usize <= crate::search::PIECE_SLOTS);
 
 impl SearchGame for Chaturanga {
     fn material(&self) -> i32 {
@@ -108,6 +112,15 @@ impl SearchGame for Chaturanga {
             0
         };
         victim * 8 + 100 * i32::from(mv.promotion() != 0) - value(mv.from()).min(1000) / 10
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        self.see_at_least(mv, threshold)
+    }
+
+    fn moved_piece(&self, mv: Move) -> usize {
+        // The mailbox code, `colour * 6 + type`: below 12.
+        self.board[mv.from() as usize] as usize
     }
 
     fn in_check(&self) -> bool {

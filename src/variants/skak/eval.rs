@@ -71,6 +71,8 @@ impl Tunable for Skak {
 
 // The weights, the names and the terms agree in number.
 const _: () = assert!(WEIGHTS.len() == TERMS && <Skak as Tunable>::TERM_NAMES.len() == TERMS);
+// `moved_piece` names each colour and kind in a slot of its own.
+const _: () = assert!(2 * KINDS <= crate::search::PIECE_SLOTS);
 
 impl SearchGame for Skak {
     fn material(&self) -> i32 {
@@ -91,6 +93,15 @@ impl SearchGame for Skak {
         let victim = self.piece_at(mv.to()).map_or(0, |(_, kind)| VALUES[kind]);
         let attacker = VALUES[mv.kind() as usize % KINDS].min(1000);
         victim * 8 - attacker / 10
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        self.see_at_least(mv, threshold)
+    }
+
+    fn moved_piece(&self, mv: Move) -> usize {
+        // `Move::kind` is the moving piece's kind: `colour * 5 + kind`, below 10.
+        self.side.index() * KINDS + (mv.kind() as usize).min(KINDS - 1)
     }
 
     fn in_check(&self) -> bool {

@@ -27,7 +27,7 @@ const DIAGONAL: [i8; 4] = [9, 7, -7, -9];
 
 /// The squares a side's Fylgdar may move or capture onto: the board without its back rank.
 #[inline(always)]
-const fn fylgdar_area(side: Color) -> u64 {
+pub(super) const fn fylgdar_area(side: Color) -> u64 {
     match side {
         Color::White => BOARD & !RANK_1,
         Color::Black => BOARD & !RANK_7,

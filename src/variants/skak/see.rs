@@ -1,0 +1,401 @@
+//! Static exchange evaluation for skak ([`SearchGame::see_ge`]): the captures on one
+//! square, least valuable attacker first, either side stopping when it likes, valued with
+//! the evaluation's material weights and a huge value for the Jarkhan.
+//!
+//! The capturers: the Jarkhan one step any way, the Adhal, Lanar and Höfdhing sliding, and
+//! the Fylgdar one step diagonally in all four directions (its orthogonal step never
+//! captures) onto any square but its own back rank. After each capture the sliders behind
+//! the capturer join as x-rays. There is no check, so no pins: capturing the Jarkhan ends
+//! the exchange and the game (it is worth [`ROYAL`]), and a Jarkhan that recaptures onto a
+//! defended square is lost, so the exchange refuses to do it.
+//!
+//! [`SearchGame::see_ge`]: crate::search::SearchGame::see_ge
+
+use super::movegen::fylgdar_area;
+use super::weights::WEIGHTS;
+use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KINDS, LANAR};
+use crate::core::attacks8::{bishop, rook, FERZ, KING};
+use crate::core::{Color, Move};
+
+/// The Jarkhan's exchange value: more than all the other pieces together.
+const ROYAL: i32 = 20_000;
+
+/// Exchange values by kind: the Jarkhan [`ROYAL`], the others the evaluation's material
+/// weights (its material term of each kind is term `kind - 1`, see `side_terms` in
+/// `eval.rs`).
+pub(super) const SEE_VALUES: [i32; KINDS] = [
+    ROYAL,
+    WEIGHTS[ADHAL - 1],
+    WEIGHTS[LANAR - 1],
+    WEIGHTS[HOFDHING - 1],
+    WEIGHTS[FYLGDAR - 1],
+];
+
+/// The kinds from the least valuable to the most (by [`SEE_VALUES`], sorted when compiling
+/// so that tuned weights keep the order right).
+const LEAST_VALUABLE_FIRST: [usize; KINDS] = {
+    let mut order = [JARKHAN, ADHAL, LANAR, HOFDHING, FYLGDAR];
+    let mut i = 1;
+    while i < order.len() {
+        let mut j = i;
+        while j > 0 && SEE_VALUES[order[j - 1]] > SEE_VALUES[order[j]] {
+            let t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    order
+};
+
+/// More entries than captures on one square can ever be (28 pieces).
+const MAX_EXCHANGE: usize = 30;
+
+impl Skak {
+    /// The pieces of both sides that could capture on `square` with the occupancy `occ`
+    /// (pieces off `occ` may still be listed: the caller masks them).
+    #[inline]
+    fn attackers_to(&self, square: u8, occ: u64) -> u64 {
+        let s = square as usize;
+        let bit = 1u64 << square;
+        let mut fylgdar = 0;
+        for color in [Color::White, Color::Black] {
+            if fylgdar_area(color) & bit != 0 {
+                fylgdar |= self.colors[color.index()];
+            }
+        }
+        (KING[s] & self.kinds[JARKHAN])
+            | (FERZ[s] & self.kinds[FYLGDAR] & fylgdar)
+            | (rook(square, occ) & (self.kinds[ADHAL] | self.kinds[LANAR]))
+            | (bishop(square, occ) & (self.kinds[ADHAL] | self.kinds[HOFDHING]))
+    }
+
+    /// [`crate::search::SearchGame::see_ge`]: whether `mv` followed by the best exchange on
+    /// its destination wins at least `threshold` for the side to move. The exchange's value
+    /// is computed exactly (a swap list, minimaxed backwards) and compared at the end.
+    pub(super) fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let to_bit = 1u64 << to;
+        let them = self.side.flip();
+        let mut gain = [0i32; MAX_EXCHANGE];
+        if self.colors[them.index()] & to_bit != 0 {
+            let victim = self.kind_at(to_bit);
+            gain[0] = SEE_VALUES[victim];
+            if victim == JARKHAN {
+                return gain[0] >= threshold; // the game is won: nothing follows
+            }
+        }
+        // `Move::kind` is the moving piece's kind.
+        let mut on_square = (mv.kind() as usize).min(KINDS - 1);
+        // The opponent can always stop: the move never wins more than its own capture, nor
+        // loses more than the piece it puts on the square.
+        if gain[0] < threshold {
+            return false;
+        }
+        if gain[0] - SEE_VALUES[on_square] >= threshold {
+            return true;
+        }
+
+        let mut occ = (self.colors[0] | self.colors[1]) ^ (1u64 << from);
+        let mut attackers = self.attackers_to(to, occ);
+        let orthogonal = self.kinds[ADHAL] | self.kinds[LANAR];
+        let diagonal = self.kinds[ADHAL] | self.kinds[HOFDHING];
+        let mut side = them;
+        let mut depth = 0;
+        while depth + 1 < MAX_EXCHANGE {
+            let mine = attackers & occ & self.colors[side.index()];
+            let Some((kind, bit)) = LEAST_VALUABLE_FIRST.iter().find_map(|&kind| {
+                let candidates = mine & self.kinds[kind];
+                (candidates != 0).then(|| (kind, candidates & candidates.wrapping_neg()))
+            }) else {
+                break;
+            };
+            depth += 1;
+            gain[depth] = SEE_VALUES[on_square] - gain[depth - 1];
+            if on_square == JARKHAN {
+                break; // the Jarkhan was taken: the game is over
+            }
+            occ ^= bit;
+            // The sliders behind the capturer, along the line it captured on.
+            match kind {
+                FYLGDAR | HOFDHING => attackers |= bishop(to, occ) & diagonal,
+                LANAR => attackers |= rook(to, occ) & orthogonal,
+                _ => attackers |= (bishop(to, occ) & diagonal) | (rook(to, occ) & orthogonal),
+            }
+            on_square = kind;
+            side = side.flip();
+        }
+        // Each side, from the last capture back, stops if capturing would do it no good.
+        while depth > 0 {
+            gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
+            depth -= 1;
+        }
+        gain[0] >= threshold
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::parse_move;
+    use crate::core::rng::Rng;
+    use crate::core::Game;
+    use crate::search::SearchGame;
+
+    const Q: i32 = SEE_VALUES[ADHAL];
+    const R: i32 = SEE_VALUES[LANAR];
+    const B: i32 = SEE_VALUES[HOFDHING];
+    const P: i32 = SEE_VALUES[FYLGDAR];
+
+    /// The square mirrored across the middle rank (White's view becomes Black's).
+    fn mirror(square: u8) -> u8 {
+        (6 - square / 8) * 8 + square % 8
+    }
+
+    /// Asserts `see_ge(move, threshold) == expected` in `fen`, and the same with the
+    /// colours exchanged and the board mirrored.
+    fn check(fen: &str, text: &str, threshold: i32, expected: bool) {
+        let pos = Skak::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mv = parse_move(&pos, text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            pos.see_ge(mv, threshold),
+            expected,
+            "{fen} {text} threshold {threshold}"
+        );
+        let flipped = pos.color_flipped();
+        let twin = Move::simple(mirror(mv.from()), mirror(mv.to()), mv.kind());
+        assert_eq!(
+            flipped.see_ge(twin, threshold),
+            expected,
+            "{} (flipped) threshold {threshold}",
+            flipped.fen()
+        );
+    }
+
+    /// Asserts that the exchange of `text` in `fen` is worth exactly `value`.
+    fn worth(fen: &str, text: &str, value: i32) {
+        check(fen, text, value, true);
+        check(fen, text, value + 1, false);
+    }
+
+    #[test]
+    fn values_follow_the_evaluation_and_the_order_is_ascending() {
+        // The weights in play: Adhal 903, Lanar 498, Höfdhing 307, Fylgdar 138 (the
+        // arithmetic in the comments below uses them).
+        assert_eq!(&SEE_VALUES[1..], &WEIGHTS[..4]);
+        for pair in LEAST_VALUABLE_FIRST.windows(2) {
+            assert!(SEE_VALUES[pair[0]] <= SEE_VALUES[pair[1]]);
+        }
+        assert_eq!(LEAST_VALUABLE_FIRST[KINDS - 1], JARKHAN);
+    }
+
+    #[test]
+    fn undefended_capture_wins_the_piece() {
+        // Ra1xa5 takes a lone Höfdhing: +B = +307.
+        worth("3k3/7/b6/7/7/7/R2K3 w - - 0 1", "a1a5", B);
+    }
+
+    #[test]
+    fn capture_defended_by_a_fylgdar_loses() {
+        // Qd2xd5, and the Fylgdar c6 takes back diagonally: P - Q = 138 - 903 = -765.
+        let fen = "3k3/2p4/3p3/7/7/3Q3/K6 w - - 0 1";
+        check(fen, "d2d5", 0, false);
+        worth(fen, "d2d5", P - Q);
+    }
+
+    #[test]
+    fn fylgdar_captures_diagonally_not_orthogonally() {
+        // The Fylgdar d6 stands straight behind d5: it steps that way but cannot capture,
+        // so Rd1xd5 wins the Fylgdar: +P = +138.
+        worth("3k3/3p3/3p3/7/7/7/K2R3 w - - 0 1", "d1d5", P);
+        // From e6, diagonally behind, it takes back: P - R = 138 - 498 = -360.
+        worth("3k3/4p2/3p3/7/7/7/K2R3 w - - 0 1", "d1d5", P - R);
+        // It captures in all four diagonal directions: from c4 (backwards for Black).
+        worth("3k3/7/3p3/2p4/7/7/K2R3 w - - 0 1", "d1d5", P - R);
+        // But never onto its own back rank: the Fylgdar c6 cannot take back on d7.
+        // Rd1xd7 wins the Höfdhing: +B = +307.
+        worth("k2b3/2p4/7/7/7/7/K2R3 w - - 0 1", "d1d7", B);
+        // A Fylgdar's own diagonal capture: d4xe5 takes a Höfdhing, the Lanar e7 takes
+        // back: B - P = 307 - 138 = 169.
+        worth("3kr2/7/4b2/3P3/7/7/K6 w - - 0 1", "d4e5", B - P);
+    }
+
+    #[test]
+    fn sliders_behind_join_by_x_ray() {
+        // Rd2xd5 Rd7xd5 Qd1xd5 through d2: Black stops, +B = +307 (without the x-ray:
+        // B - R = -191).
+        let fen = "3r2k/7/3b3/7/7/3R3/K2Q3 w - - 0 1";
+        check(fen, "d2d5", 0, true);
+        worth(fen, "d2d5", B);
+        // Diagonal: c4xd5 uncovers the Höfdhing b3 behind it. If Rd7xd5 then Bb3xd5, so
+        // Black stops: +B = +307 (without the x-ray, B - P = 169).
+        let fen = "3r2k/7/3b3/2P4/1B5/7/K6 w - - 0 1";
+        worth(fen, "c4d5", B);
+        // Black's Lanars doubled on d6 and d7: Rd2xd5 Rd6xd5 Qd1xd5 Rd7xd5, and White
+        // stops after the first recapture: P - R = -360.
+        let fen = "3r2k/3r3/3p3/7/7/3R3/K2Q3 w - - 0 1";
+        worth(fen, "d2d5", P - R);
+    }
+
+    #[test]
+    fn equal_trade_is_worth_zero() {
+        // Bb3xd5 (via c4) Fylgdar c6xd5: B - B = 0.
+        let fen = "3k3/2p4/3b3/7/1B5/7/K6 w - - 0 1";
+        check(fen, "b3d5", 0, true);
+        check(fen, "b3d5", 1, false);
+    }
+
+    #[test]
+    fn quiet_move_onto_an_attacked_square_loses_the_piece() {
+        // Qd1-d4, attacked by the Fylgdar e5: 0 - Q = -903.
+        let fen = "3k3/7/4p2/7/7/7/K2Q3 w - - 0 1";
+        check(fen, "d1d4", 0, false);
+        worth(fen, "d1d4", -Q);
+        // Qd1-d3 is safe: 0.
+        worth(fen, "d1d3", 0);
+        // The Jarkhan may step into attack (there is no check), and is then lost: d1-d2,
+        // where the Fylgdar c3 takes it, -ROYAL; d1-e1 is safe, 0.
+        let fen = "7/7/7/3k3/2p4/7/3K3 w - - 0 1";
+        check(fen, "d1d2", 0, false);
+        worth(fen, "d1d2", -ROYAL);
+        worth(fen, "d1e1", 0);
+    }
+
+    #[test]
+    fn jarkhan_does_not_recapture_onto_a_defended_square() {
+        // Rd1xd6: the Jarkhan e7 may take back, but the Höfdhing b4 guards d6 (via c5), so
+        // it does not: +P = +138.
+        worth("4k2/3p3/7/1B5/7/7/K2R3 w - - 0 1", "d1d6", P);
+        // Without the Höfdhing it takes the Lanar: P - R = -360.
+        worth("4k2/3p3/7/7/7/7/K2R3 w - - 0 1", "d1d6", P - R);
+    }
+
+    #[test]
+    fn capturing_the_jarkhan_always_wins() {
+        // Qd1xd7 takes the Jarkhan; the Lanar a7 would take back, but the game is over:
+        // +ROYAL.
+        let fen = "r2k3/7/7/7/7/7/K2Q3 w - - 0 1";
+        check(fen, "d1d7", 10_000, true);
+        worth(fen, "d1d7", ROYAL);
+        // Even the Jarkhan itself may take the Jarkhan, guarded or not.
+        worth("7/7/2r4/2k4/2K4/7/7 w - - 0 1", "c3c4", ROYAL);
+    }
+
+    #[test]
+    fn moved_piece_names_colour_and_kind() {
+        let pos = Skak::from_fen(Skak::START_FEN).unwrap_or_else(|e| panic!("{e}"));
+        let mut moves = Vec::new();
+        pos.generate(&mut moves);
+        for mv in moves {
+            assert_eq!(pos.moved_piece(mv), FYLGDAR, "{}", pos.move_text(mv));
+        }
+        let pos = Skak::from_fen("3k3/7/7/7/7/7/K2Q3 b - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+        let mv = parse_move(&pos, "d7d6").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pos.moved_piece(mv), KINDS + JARKHAN);
+        let pos = Skak::from_fen("3k3/7/7/7/7/7/K2Q3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+        let mv = parse_move(&pos, "d1d5").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pos.moved_piece(mv), ADHAL);
+    }
+
+    /// Thresholds to probe: fine near the material values, coarse out to the Jarkhan's.
+    fn thresholds() -> Vec<i32> {
+        let mut t: Vec<i32> = (-2000..=2000).step_by(7).collect();
+        t.extend((-24_000..=24_000).step_by(500));
+        t.extend([i32::MIN, -ROYAL, ROYAL, i32::MAX]);
+        t.sort_unstable();
+        t
+    }
+
+    /// The exchange on `to` from `pos` by the rules themselves, for the side to move: it
+    /// stops (0) or captures on `to` with its least valuable piece (the lowest square
+    /// among equals), by the legal moves of the move generator.
+    fn reference_exchange(pos: &Skak, to: u8, moves: &mut Vec<Move>) -> i32 {
+        pos.generate(moves);
+        let Some(mv) = moves
+            .iter()
+            .copied()
+            .filter(|m| m.to() == to)
+            .min_by_key(|m| (SEE_VALUES[m.kind() as usize], m.from()))
+        else {
+            return 0;
+        };
+        0.max(reference_capture(pos, mv, moves))
+    }
+
+    /// The value of `mv` followed by [`reference_exchange`] on its square.
+    fn reference_capture(pos: &Skak, mv: Move, moves: &mut Vec<Move>) -> i32 {
+        let victim = pos
+            .piece_at(mv.to())
+            .map_or(0, |(_, kind)| SEE_VALUES[kind]);
+        let mut child = *pos;
+        child.play(mv);
+        victim - reference_exchange(&child, mv.to(), moves)
+    }
+
+    #[test]
+    fn see_equals_the_exchange_played_by_the_rules_in_random_games() {
+        // Skak has no check, so the exchange by the legal moves is exactly the one the SEE
+        // computes from attack sets: this checks every capture pattern and x-ray against
+        // the move generator.
+        let mut moves = Vec::new();
+        let mut scratch = Vec::new();
+        let mut checked = 0;
+        for game in 0..40 {
+            let mut rng = Rng::new(0x5EE_5CA5, game);
+            let mut pos = Skak::from_fen(Skak::START_FEN).unwrap_or_else(|e| panic!("{e}"));
+            for _ply in 0..150 {
+                pos.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    let value = reference_capture(&pos, mv, &mut scratch);
+                    assert!(
+                        pos.see_ge(mv, value) && !pos.see_ge(mv, value + 1),
+                        "{} {}: the exchange is worth {value}",
+                        pos.fen(),
+                        pos.move_text(mv)
+                    );
+                    checked += 1;
+                }
+                let mv = moves[rng.below(moves.len())];
+                pos.play(mv);
+            }
+        }
+        assert!(checked > 10_000, "only {checked} moves checked");
+    }
+
+    #[test]
+    fn see_is_monotone_in_the_threshold_in_random_games() {
+        let thresholds = thresholds();
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for game in 0..24 {
+            let mut rng = Rng::new(0x5EE_5CA4, game);
+            let mut pos = Skak::from_fen(Skak::START_FEN).unwrap_or_else(|e| panic!("{e}"));
+            for _ply in 0..120 {
+                pos.generate(&mut moves);
+                if moves.is_empty() || pos.ended().is_some() {
+                    break;
+                }
+                for &mv in moves.iter().filter(|&&m| pos.is_tactical(m)) {
+                    let results: Vec<bool> =
+                        thresholds.iter().map(|&t| pos.see_ge(mv, t)).collect();
+                    let first_false = results.iter().position(|&r| !r).unwrap_or(results.len());
+                    assert!(
+                        first_false > 0 && results[first_false..].iter().all(|&r| !r),
+                        "not monotone: {} {}",
+                        pos.fen(),
+                        pos.move_text(mv)
+                    );
+                    assert!(!results[results.len() - 1]);
+                    checked += 1;
+                }
+                let mv = moves[rng.below(moves.len())];
+                pos.play(mv);
+            }
+        }
+        assert!(checked > 500, "only {checked} captures checked");
+    }
+}
