@@ -34,7 +34,7 @@ use std::sync::OnceLock;
 /// material-only baseline, the capture order and the material lead that scales the Chief's
 /// exposure. Losing the Chief to any piece but the Chief only draws, so it is worth a lot
 /// but less than a won game; the Princess is the game itself.
-const VALUES: [i32; 8] = [100, 320, 260, 260, 420, 400, 900, 20_000];
+pub(super) const VALUES: [i32; 8] = [100, 320, 260, 260, 420, 400, 900, 20_000];
 
 /// The material lead (in pawns) beyond which the Chief's exposure costs no more.
 pub const LEAD_CAP: i32 = 8;
@@ -335,6 +335,18 @@ impl SearchGame for Jetan {
     fn tactical_order(&self, mv: Move) -> i32 {
         let value = |sq: u8| self.piece_at(sq).map_or(0, |(_, p)| VALUES[p as usize]);
         value(mv.to()) * 8 - value(mv.from()).min(1000) / 10
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        self.see_at_least(mv, threshold)
+    }
+
+    fn moved_piece(&self, mv: Move) -> usize {
+        // The move's kind says normal or escape, not the piece: look it up.
+        let side = self.side.index();
+        self.piece_at(mv.from()).map_or(side * 8, |(color, piece)| {
+            color.index() * 8 + piece as usize
+        })
     }
 
     fn in_check(&self) -> bool {

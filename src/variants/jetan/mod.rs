@@ -22,6 +22,7 @@ mod eval;
 mod movegen;
 #[cfg(test)]
 mod reference;
+mod see;
 mod tables;
 #[cfg(test)]
 mod tests;
