@@ -3,28 +3,18 @@
 //! so that criterion can repeat it. Throughput is nodes/second (criterion "elements"/s).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Duration;
 use thoat::core::GameState;
-use thoat::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
+use thoat::search::{search_quietly, Limits, SearchGame, Settings, Shared};
 use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
 fn search_once<G: SearchGame>(game: &GameState<G>, depth: i32, shared: &Shared) -> u64 {
-    let quiet: Reporter = Arc::new(|_: &str| {});
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let clock = Clock::new(&limits, 0, 0);
-    let settings = Settings {
-        threads: 1,
-        multipv: 1,
-        ..Settings::default()
-    };
-    shared.tt.clear();
-    shared.stop.store(false, Ordering::Relaxed);
-    search(game, &limits, &settings, &clock, shared, None, &quiet).nodes
+    shared.clear();
+    search_quietly(game, &limits, &Settings::default(), shared).nodes
 }
 
 fn bench_game<G: SearchGame>(c: &mut Criterion, fens: &str, depth: i32) {

@@ -265,7 +265,7 @@ impl Uci {
             ["ucinewgame", ..] => {
                 self.finish_search(true);
                 self.game = start_position(self.variant);
-                self.shared.tt.clear();
+                self.shared.clear();
                 Ok(())
             }
             ["setoption", rest @ ..] => {
@@ -344,6 +344,10 @@ impl Uci {
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let variant = Variant::from_name(&value)?;
+                if variant != self.variant {
+                    // Another game's tables and histories mean nothing in this one.
+                    self.shared.clear();
+                }
                 self.variant = variant;
                 self.game = start_position(variant);
             }

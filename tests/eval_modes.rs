@@ -5,11 +5,10 @@ mod common;
 
 use common::engine::Engine;
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Duration;
 use thoat::core::game::parse_move;
 use thoat::core::{Game, GameState};
-use thoat::search::{search, Clock, EvalMode, Limits, Reporter, SearchGame, Settings, Shared};
+use thoat::search::{search_quietly, EvalMode, Limits, SearchGame, Settings, Shared};
 use thoat::tools::matches::openings::parse_openings;
 use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak, Variant};
 
@@ -20,15 +19,10 @@ fn score<G: SearchGame>(fen: &str, depth: i32, eval: EvalMode) -> i32 {
         ..Limits::default()
     };
     let settings = Settings {
-        threads: 1,
-        multipv: 1,
         eval,
         ..Settings::default()
     };
-    let quiet: Reporter = Arc::new(|_: &str| {});
-    let shared = Shared::new(1);
-    let clock = Clock::new(&limits, 0, 0);
-    search(&game, &limits, &settings, &clock, &shared, None, &quiet).score
+    search_quietly(&game, &limits, &settings, &Shared::new(1)).score
 }
 
 /// Material is 0 at the start and the same for a position and its colour-flipped twin, in

@@ -2,10 +2,9 @@
 //! with a lesser piece (a draw at once), and the side that is ahead does not leave its
 //! Chief where a lesser enemy piece can take it.
 
-use std::sync::Arc;
 use thoat::core::game::parse_move;
 use thoat::core::{Game, GameState, Move};
-use thoat::search::{search, Clock, Limits, Reporter, Settings, Shared};
+use thoat::search::{search_quietly, Limits, Settings, Shared};
 use thoat::variants::Jetan;
 
 /// Searches `fen` to `depth` plies on one thread; returns the best move and its score.
@@ -21,16 +20,12 @@ fn think_with_contempt(fen: &str, depth: i32, contempt: i32) -> (Move, i32, Jeta
         depth: Some(depth),
         ..Limits::default()
     };
-    let clock = Clock::new(&limits, 0, 0);
     let shared = Shared::new(4);
     let settings = Settings {
-        threads: 1,
-        multipv: 1,
         contempt,
         ..Settings::default()
     };
-    let quiet: Reporter = Arc::new(|_: &str| {});
-    let outcome = search(&game, &limits, &settings, &clock, &shared, None, &quiet);
+    let outcome = search_quietly(&game, &limits, &settings, &shared);
     let best = outcome.best.unwrap_or_else(|| panic!("{fen}: no move"));
     (best, outcome.score, position)
 }

@@ -3,10 +3,9 @@
 //! storm found.
 
 use std::sync::mpsc::channel;
-use std::sync::Arc;
 use std::time::Duration;
 use thoat::core::{Game, GameState, Move};
-use thoat::search::{search, Clock, Limits, Outcome, Reporter, SearchGame, Settings, Shared};
+use thoat::search::{search_quietly, Limits, Outcome, SearchGame, Settings, Shared};
 use thoat::tools::robust::fuzz::{self, seed_fens, Target};
 use thoat::tools::robust::soak::{self, SoakConfig};
 use thoat::variants::{Duck, Variant};
@@ -52,15 +51,12 @@ fn soak_every_game_briefly_is_clean() {
 fn search_within<G: SearchGame>(game: GameState<G>, limits: Limits, multipv: usize) -> Outcome {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        let quiet: Reporter = Arc::new(|_: &str| {});
-        let clock = Clock::new(&limits, 0, 0);
         let shared = Shared::new(1);
         let settings = Settings {
-            threads: 1,
             multipv,
             ..Settings::default()
         };
-        let outcome = search(&game, &limits, &settings, &clock, &shared, None, &quiet);
+        let outcome = search_quietly(&game, &limits, &settings, &shared);
         let _ = tx.send(outcome);
     });
     rx.recv_timeout(Duration::from_secs(60))

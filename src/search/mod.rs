@@ -3,11 +3,14 @@
 //! [`SearchGame`] and knows no rules: wins, losses and draws come from the game's own
 //! `ended`, `no_moves_result` and `rule_draw`, and repetitions from the position hashes.
 
+pub mod history;
+mod picker;
 pub mod time;
 pub mod tt;
 mod worker;
 
 use crate::core::{Game, GameResult, GameState, Move};
+use history::ThreadData;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 pub use time::{Clock, Limits};
@@ -43,16 +46,11 @@ pub trait SearchGame: Game {
     /// wins at least `threshold` centipawns of material for the side to move. A quiet move
     /// with `threshold <= 0` is true unless it puts the piece where it is lost. The search
     /// uses it to order captures (losing ones last) and to prune losing moves near the leaves.
-    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
-        let _ = mv;
-        threshold <= 0
-    }
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool;
 
     /// The piece `mv` (legal here) moves, as a number below [`PIECE_SLOTS`] that differs by
     /// kind and colour: with the destination square it indexes the history tables.
-    fn moved_piece(&self, mv: Move) -> usize {
-        self.side_to_move().index() * 8 + (mv.kind() as usize & 7)
-    }
+    fn moved_piece(&self, mv: Move) -> usize;
 
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check answer `false`.
@@ -109,6 +107,8 @@ pub struct Shared {
     deepest: Deepest,
     /// The moves threads are searching right now.
     busy: BusyMoves,
+    /// Each thread's move statistics, kept from one search to the next.
+    threads: Mutex<Vec<ThreadData>>,
 }
 
 /// Which (position, move) pairs some thread is searching right now: the "simplified ABDADA"
@@ -213,7 +213,34 @@ impl Shared {
             nodes: AtomicU64::new(0),
             deepest: Deepest::default(),
             busy: BusyMoves::new(),
+            threads: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Forgets the table and every thread's statistics (`ucinewgame`, a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+        for data in self.thread_data().iter_mut() {
+            data.clear();
+        }
+    }
+
+    fn thread_data(&self) -> std::sync::MutexGuard<'_, Vec<ThreadData>> {
+        self.threads
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Takes the statistics of `count` threads out (made fresh where missing) for a search.
+    fn take_thread_data(&self, count: usize) -> Vec<ThreadData> {
+        let mut data = std::mem::take(&mut *self.thread_data());
+        data.resize_with(count.max(data.len()), ThreadData::default);
+        data
+    }
+
+    /// Puts the statistics back after a search.
+    fn return_thread_data(&self, data: Vec<ThreadData>) {
+        *self.thread_data() = data;
     }
 }
 
@@ -244,8 +271,9 @@ impl EvalMode {
     }
 }
 
-/// Settings of one search that are not limits.
-#[derive(Clone, Debug, Default)]
+/// Settings of one search that are not limits. The default is one thread, one line, the
+/// full evaluation and no contempt.
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Worker threads (Lazy SMP).
     pub threads: usize,
@@ -256,6 +284,17 @@ pub struct Settings {
     /// Centipawns a draw is worth less than an even position to the side to move at the
     /// root (its opponent values a draw that much more): positive plays on for a win.
     pub contempt: i32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            threads: 1,
+            multipv: 1,
+            eval: EvalMode::Full,
+            contempt: 0,
+        }
+    }
 }
 
 /// The answer of a search.
@@ -271,6 +310,9 @@ pub struct Outcome {
     pub depth: i32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Transposition-table look-ups of the main thread, and how many found an entry.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
 }
 
 impl Outcome {
@@ -300,11 +342,14 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// A uniformly random legal move (or the first of `searchmoves`-free root), no search. The
+/// A uniformly random legal move (among `searchmoves` when given), no search. The
 /// seed mixes the position's hash with the clock, so games differ from run to run.
-fn random_move<G: SearchGame>(game: &GameState<G>) -> Outcome {
+fn random_move<G: SearchGame>(game: &GameState<G>, limits: &Limits) -> Outcome {
     let mut moves = Vec::new();
     game.position.generate(&mut moves);
+    if !limits.searchmoves.is_empty() {
+        moves.retain(|m| limits.searchmoves.contains(m));
+    }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -319,6 +364,20 @@ fn random_move<G: SearchGame>(game: &GameState<G>) -> Outcome {
         nodes: 1,
         ..Outcome::default()
     }
+}
+
+/// Searches `game` within `limits` on the calling thread alone, with no `info` output and
+/// a clock without overhead: the entry point for tools and tests. Clears `shared.stop`.
+pub fn search_quietly<G: SearchGame>(
+    game: &GameState<G>,
+    limits: &Limits,
+    settings: &Settings,
+    shared: &Shared,
+) -> Outcome {
+    let quiet: Reporter = Arc::new(|_: &str| {});
+    let clock = Clock::new(limits, game.position.side_to_move().index(), 0);
+    shared.stop.store(false, Ordering::Relaxed);
+    search(game, limits, settings, &clock, shared, None, &quiet)
 }
 
 /// Searches `game` within `limits`; `shared.stop` must be clear when it is called. `pool` runs the Lazy SMP workers; the calling thread is the main one.
@@ -336,26 +395,110 @@ pub fn search<G: SearchGame>(
     shared.nodes.store(0, Ordering::Relaxed);
     shared.deepest.reset();
     if settings.eval == EvalMode::Random {
-        return random_move(game);
+        return random_move(game, limits);
     }
     shared.tt.new_search();
-    let helpers = settings.threads.saturating_sub(1);
-    let run_main = || {
-        let mut main = worker::Worker::new(game, limits, settings, clock, shared, 0);
+    let threads = settings.threads.max(1);
+    let helpers = if pool.is_some() { threads - 1 } else { 0 };
+    let mut data = shared.take_thread_data(helpers + 1);
+    let (main_data, helper_data) = data.split_at_mut(1);
+    let main_data = &mut main_data[0];
+    let run_main = |main_data: &mut ThreadData| {
+        let mut main = worker::Worker::new(game, limits, settings, clock, shared, 0, main_data);
         let outcome = main.iterate(Some(report));
         shared.stop.store(true, Ordering::Relaxed);
         outcome
     };
-    match pool {
+    let outcome = match pool {
         Some(pool) if helpers > 0 => pool.scope(|scope| {
-            for id in 1..=helpers {
+            for (index, helper_data) in helper_data.iter_mut().take(helpers).enumerate() {
                 scope.spawn(move |_| {
-                    let mut helper = worker::Worker::new(game, limits, settings, clock, shared, id);
+                    let mut helper = worker::Worker::new(
+                        game,
+                        limits,
+                        settings,
+                        clock,
+                        shared,
+                        index + 1,
+                        helper_data,
+                    );
                     helper.iterate(None);
                 });
             }
-            run_main()
+            run_main(main_data)
         }),
-        _ => run_main(),
+        _ => run_main(main_data),
+    };
+    shared.return_thread_data(data);
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+    use crate::variants::Chess;
+
+    fn searched_once(shared: &Shared) {
+        let game = GameState::new(Chess::from_fen(Chess::START_FEN).expect("start position"));
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let outcome = search_quietly(&game, &limits, &Settings::default(), shared);
+        assert!(outcome.best.is_some());
+    }
+
+    fn killers_known(shared: &Shared) -> usize {
+        let data = shared.take_thread_data(1);
+        let known = data[0]
+            .killers
+            .iter()
+            .flatten()
+            .filter(|&&m| m != Move::NONE)
+            .count();
+        shared.return_thread_data(data);
+        known
+    }
+
+    /// `Evaluation random` keeps to `go searchmoves` (it chose among all moves before).
+    #[test]
+    fn a_random_move_is_one_of_the_searchmoves() {
+        let game = GameState::new(Chess::from_fen(Chess::START_FEN).expect("start position"));
+        let mut moves = Vec::new();
+        game.position.generate(&mut moves);
+        let limits = Limits {
+            searchmoves: vec![moves[7]],
+            ..Limits::default()
+        };
+        let settings = Settings {
+            eval: EvalMode::Random,
+            ..Settings::default()
+        };
+        for _ in 0..20 {
+            let outcome = search_quietly(&game, &limits, &settings, &Shared::new(1));
+            assert_eq!(outcome.best, Some(moves[7]));
+        }
+    }
+
+    #[test]
+    fn the_default_settings_search_one_line_on_one_thread() {
+        let settings = Settings::default();
+        assert_eq!((settings.threads, settings.multipv), (1, 1));
+        assert_eq!((settings.eval, settings.contempt), (EvalMode::Full, 0));
+    }
+
+    /// What a search learns stays for the next `go`; `clear` (`ucinewgame`) forgets it.
+    #[test]
+    fn thread_data_lives_across_searches_until_cleared() {
+        let shared = Shared::new(1);
+        assert_eq!(killers_known(&shared), 0);
+        searched_once(&shared);
+        let learned = killers_known(&shared);
+        assert!(learned > 0, "a depth-7 search records killers");
+        shared.tt.clear();
+        assert_eq!(killers_known(&shared), learned, "kept across searches");
+        shared.clear();
+        assert_eq!(killers_known(&shared), 0, "cleared with the table");
     }
 }

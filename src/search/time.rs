@@ -6,6 +6,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// The most of `Move Overhead` that `go movetime` keeps spare, in milliseconds.
+pub const MOVETIME_MARGIN_MS: u64 = 3;
+
 /// The limits of one `go` command.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -47,8 +50,12 @@ impl Clock {
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(ms) = limits.movetime {
-            // A fixed time per move is used in full: no early stop between iterations.
-            let ms = ms.saturating_sub(overhead_ms).max(1);
+            // A fixed time per move is used in full: no early stop between iterations, and
+            // only a small margin for the reply to leave (`Move Overhead` is for a clock,
+            // whose lag adds up over a game; a fixed time is the opponent's own choice).
+            let ms = ms
+                .saturating_sub(overhead_ms.min(MOVETIME_MARGIN_MS))
+                .max(1);
             (None, Some(Duration::from_millis(ms)))
         } else if let Some(remaining) = limits.time[side] {
             let increment = limits.increment[side];
@@ -94,7 +101,22 @@ impl Clock {
 
     /// Whether a new iteration should not be started.
     pub fn soft_expired(&self) -> bool {
-        !self.pondering() && self.soft.is_some_and(|s| self.elapsed() * 2 >= s)
+        self.soft_expired_scaled(1.0)
+    }
+
+    /// Whether a new iteration should not be started when the soft limit is scaled by
+    /// `scale` (the search's confidence in its best move: below 1 when it is stable, above
+    /// when it changes or the score drops). Never beyond the hard limit.
+    ///
+    /// The soft limit counts from `go`, pondering included: after a `ponderhit` the search
+    /// has already done the work a fresh `go` would do in that time, so it answers at the end
+    /// of the iteration in progress instead of thinking the whole budget again. (The hard
+    /// limit counts from `ponderhit`: only then does the engine's own clock run.)
+    pub fn soft_expired_scaled(&self, scale: f64) -> bool {
+        !self.pondering()
+            && self.soft.is_some_and(|s| {
+                self.epoch.elapsed().as_secs_f64() * 2.0 >= s.as_secs_f64() * scale
+            })
     }
 
     /// Whether the search must stop now.
@@ -147,5 +169,40 @@ mod tests {
         clock.ponderhit();
         std::thread::sleep(Duration::from_millis(3));
         assert!(clock.hard_expired());
+    }
+
+    #[test]
+    fn after_ponderhit_the_soft_limit_counts_the_pondering() {
+        let limits = Limits {
+            ponder: true,
+            time: [Some(3000), Some(3000)],
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, 0, 0);
+        let soft = clock.soft.unwrap();
+        std::thread::sleep(soft);
+        assert!(!clock.soft_expired(), "no limit while pondering");
+        clock.ponderhit();
+        assert!(
+            clock.soft_expired(),
+            "the pondering counts toward the soft limit"
+        );
+        assert!(!clock.hard_expired(), "the hard limit starts at ponderhit");
+    }
+
+    #[test]
+    fn movetime_keeps_only_a_small_margin() {
+        let limits = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, 0, 30);
+        assert_eq!(
+            clock.hard,
+            Some(Duration::from_millis(100 - MOVETIME_MARGIN_MS))
+        );
+        assert_eq!(clock.soft, None);
+        let clock = Clock::new(&limits, 0, 0);
+        assert_eq!(clock.hard, Some(Duration::from_millis(100)));
     }
 }

@@ -1,7 +1,9 @@
 //! The transposition table shared by all search threads: lock-free and free of data races.
-//! Each entry is two `AtomicU64` words, `key ^ data` and `data`; a reader accepts an entry
-//! only if the xor of what it read gives back its key, so a torn write by another thread is
-//! seen as a miss, never as wrong data.
+//! Each entry is two `AtomicU64` words, `check ^ data` and `data`, where `check` holds the
+//! low 32 bits of the key and the static evaluation; a reader accepts an entry only if the
+//! xor of what it read gives back its key bits, so a torn write by another thread is seen as
+//! a miss (but for a 2^-32 chance), never as wrong data. The high bits of the key choose the
+//! slot.
 
 use crate::core::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,7 +30,12 @@ pub struct Entry {
     pub depth: i32,
     /// The bound.
     pub bound: Bound,
+    /// The static evaluation of the position ([`NO_EVAL`]: none stored, e.g. in check).
+    pub eval: i32,
 }
+
+/// The evaluation stored for a position that has none (in check).
+pub const NO_EVAL: i32 = i16::MIN as i32;
 
 #[derive(Default)]
 struct Slot {
@@ -36,7 +43,7 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// The table. Its size is fixed at creation; `resize` makes a new one.
+/// The table. Its size is fixed at creation; a new `Hash` size makes a new table.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     age: AtomicU64,
@@ -101,8 +108,8 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slot(key);
         let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        if check ^ data != key || data == 0 {
+        let check = slot.check.load(Ordering::Relaxed) ^ data;
+        if check as u32 != key as u32 || data == 0 {
             return None;
         }
         let bound = match (data >> 29) & 3 {
@@ -116,21 +123,26 @@ impl TranspositionTable {
             bound,
             depth: ((data >> 36) & 0xff) as i32 - 16,
             score: ((data >> 44) & 0xffff) as u16 as i16 as i32,
+            eval: (check >> 32) as u16 as i16 as i32,
         })
     }
 
-    /// Stores a search result, replacing an entry of another position only if it is older
-    /// or was searched less deeply.
-    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+    /// Stores a search result with the position's static evaluation. An entry of another
+    /// position is replaced if it is from an earlier search or not much deeper; an entry of
+    /// the same position keeps its move when this result has none, and keeps a deeper result
+    /// unless this one is exact.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let slot = self.slot(key);
         let age = self.age.load(Ordering::Relaxed) & 31;
         let old_data = slot.data.load(Ordering::Relaxed);
-        let old_check = slot.check.load(Ordering::Relaxed);
-        let same_position = old_check ^ old_data == key;
-        if old_data != 0 && !same_position {
-            let old_age = (old_data >> 31) & 31;
-            let old_depth = ((old_data >> 36) & 0xff) as i32 - 16;
-            if old_age == age && old_depth > depth + 2 {
+        let old_check = slot.check.load(Ordering::Relaxed) ^ old_data;
+        let same_position = old_data != 0 && old_check as u32 == key as u32;
+        let old_age = (old_data >> 31) & 31;
+        let old_depth = ((old_data >> 36) & 0xff) as i32 - 16;
+        if old_data != 0 && old_age == age {
+            let margin = if same_position { 3 } else { 2 };
+            if old_depth > depth + margin && bound != Bound::Exact {
                 return;
             }
         }
@@ -141,13 +153,15 @@ impl TranspositionTable {
             mv
         };
         let depth = (depth + 16).clamp(0, 255) as u64;
-        let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+        let score = score.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16 as u16 as u64;
+        let eval = eval.clamp(NO_EVAL, i16::MAX as i32) as i16 as u16 as u64;
         let data = (mv.bits() as u64 & MOVE_BITS)
             | (bound as u64) << 29
             | age << 31
             | depth << 36
             | score << 44;
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        let check = (key as u32 as u64) | eval << 32;
+        slot.check.store(check ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
 
@@ -205,16 +219,34 @@ mod tests {
     fn stores_and_reads_back() {
         let tt = TranspositionTable::new(1);
         let mv = Move::new(12, 99, 45, 3, 2);
-        tt.store(0xDEAD_BEEF_1234_5678, mv, -1234, 7, Bound::Lower);
+        tt.store(0xDEAD_BEEF_1234_5678, mv, -1234, 87, 7, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (mv, -1234, 7, Bound::Lower)
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (mv, -1234, 87, 7, Bound::Lower)
         );
         assert!(tt.probe(0xDEAD_BEEF_1234_5679).is_none());
-        tt.store(0x42, Move::NONE, 29_000, -1, Bound::Exact);
+        tt.store(0x42, Move::NONE, 29_000, NO_EVAL, -1, Bound::Exact);
         let e = tt.probe(0x42).unwrap();
-        assert_eq!((e.score, e.depth), (29_000, -1));
+        assert_eq!((e.score, e.eval, e.depth), (29_000, NO_EVAL, -1));
+    }
+
+    #[test]
+    fn a_shallow_result_does_not_replace_a_deep_one_of_this_search() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(1, 2, 0, 0, 0);
+        tt.store(7, mv, 50, 10, 12, Bound::Lower);
+        tt.store(7, Move::NONE, 60, 10, 2, Bound::Upper);
+        let e = tt.probe(7).unwrap();
+        assert_eq!((e.depth, e.score, e.mv), (12, 50, mv));
+        // An exact result always goes in; an entry of an earlier search is replaceable.
+        tt.store(7, Move::NONE, 70, 10, 2, Bound::Exact);
+        assert_eq!(tt.probe(7).unwrap().depth, 2);
+        tt.store(7, mv, 50, 10, 12, Bound::Lower);
+        tt.new_search();
+        tt.store(7, Move::NONE, 60, 10, 2, Bound::Upper);
+        let e = tt.probe(7).unwrap();
+        assert_eq!((e.depth, e.mv), (2, mv));
     }
 
     #[test]

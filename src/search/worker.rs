@@ -1,21 +1,78 @@
 //! One search thread: iterative deepening with aspiration windows over a principal-variation
-//! alpha-beta search with quiescence, null move, late-move reductions and futility pruning.
+//! alpha-beta search with quiescence. Selectivity, in the manner of modern engines:
+//! - node pruning by the static evaluation (razoring, reverse futility, null move, probcut),
+//!   never in check or where the game says the side to move is threatened;
+//! - internal iterative reduction where the table has no move;
+//! - singular extensions (double and negative ones, multi-cut) and check extensions;
+//! - move-loop pruning (late moves, futility, history, static exchange) that depends on
+//!   whether the static evaluation is `improving`;
+//! - late-move reductions from a precomputed table, adjusted by history, PV and cut nodes,
+//!   `improving` and a capture as the table move;
+//! - quiescence with the table, static-exchange pruning of losing captures and delta pruning.
+//!
+//! Every margin is in centipawns of the game's own evaluation.
 
-use super::tt::{score_from_tt, score_to_tt, Bound};
+use super::history::{self, piece_to, ThreadData};
+use super::picker::{Class, MovePicker, QuietContext};
+use super::tt::{score_from_tt, score_to_tt, Bound, Entry, NO_EVAL};
 use super::{
     result_score, score_text, Clock, EvalMode, Limits, Outcome, Reporter, SearchGame, Settings,
     Shared, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
-use crate::core::{Color, GameResult, GameState, Move};
+use crate::core::{GameResult, GameState, Move};
 use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
 
 /// How often (in nodes) a thread publishes its node count and checks the clock.
 const CHECK_INTERVAL: u64 = 1024;
 /// Nodes at least this deep put off moves another thread is searching (ABDADA): below it
 /// the bookkeeping costs more than the duplicated work it saves.
 const DEFER_DEPTH: i32 = 3;
-/// Entries of the history table: from square x to square (128 x 128), per side.
-const HISTORY_SIZE: usize = 2 * 128 * 128;
+/// The static evaluation of a node in check (none).
+const NO_STATIC_EVAL: i32 = -INFINITE;
+
+/// The search stack: what a node leaves for its descendants.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The static evaluation (`NO_STATIC_EVAL` in check).
+    static_eval: i32,
+    /// The (piece, to) pair of the move being searched from this node (`None`: a null move).
+    piece_to: Option<usize>,
+    /// The move a singular-extension search leaves out.
+    excluded: Move,
+    /// Double extensions on the path to this node.
+    double_extensions: i32,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: NO_STATIC_EVAL,
+            piece_to: None,
+            excluded: Move::NONE,
+            double_extensions: 0,
+        }
+    }
+}
+
+/// `LMR[depth][moves]`: the late-move reduction before adjustments.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[0; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as i32;
+            }
+        }
+        table
+    })
+}
+
+#[inline]
+fn base_reduction(depth: i32, moves: usize) -> i32 {
+    lmr_table()[depth.clamp(0, 63) as usize][moves.min(63)]
+}
 
 pub(super) struct Worker<'a, G: SearchGame> {
     root: &'a GameState<G>,
@@ -23,19 +80,28 @@ pub(super) struct Worker<'a, G: SearchGame> {
     settings: &'a Settings,
     clock: &'a Clock,
     shared: &'a Shared,
+    data: &'a mut ThreadData,
     id: usize,
     nodes: u64,
     unpublished: u64,
     seldepth: usize,
     /// Hashes of the game so far and of the current search path, for repetitions.
     path: Vec<u64>,
-    killers: [[Move; 2]; MAX_PLY + 1],
-    history: Vec<i32>,
+    stack: Vec<Frame>,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
+    bad: Vec<Vec<Move>>,
+    /// Per ply: the quiet moves and the captures searched so far, with their (piece, to).
+    quiets: Vec<Vec<(Move, usize)>>,
+    captures: Vec<Vec<(Move, usize)>>,
     pv: Vec<Vec<Move>>,
     /// Root moves already chosen as the best of an earlier MultiPV line at this depth.
     excluded: Vec<Move>,
+    /// Nodes spent on each root move in the iteration in progress.
+    root_nodes: Vec<(Move, u64)>,
+    /// Transposition-table look-ups and hits of this thread (the `bench` hit rate).
+    tt_probes: u64,
+    tt_hits: u64,
     /// The depth of the iteration in progress.
     depth: i32,
     /// Whether threads share completed depths (Lazy SMP with one line).
@@ -52,26 +118,34 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         clock: &'a Clock,
         shared: &'a Shared,
         id: usize,
+        data: &'a mut ThreadData,
     ) -> Self {
         let mut path = root.history.clone();
         path.push(root.position.hash());
+        let plies = MAX_PLY + 2;
         Worker {
             root,
             limits,
             settings,
             clock,
             shared,
+            data,
             id,
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
             path,
-            killers: [[Move::NONE; 2]; MAX_PLY + 1],
-            history: vec![0; HISTORY_SIZE],
-            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-            pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
+            stack: vec![Frame::default(); plies + 2],
+            moves: (0..plies).map(|_| Vec::with_capacity(256)).collect(),
+            scores: (0..plies).map(|_| Vec::with_capacity(256)).collect(),
+            bad: (0..plies).map(|_| Vec::with_capacity(32)).collect(),
+            quiets: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            captures: (0..plies).map(|_| Vec::with_capacity(32)).collect(),
+            pv: (0..plies).map(|_| Vec::with_capacity(32)).collect(),
             excluded: Vec::new(),
+            root_nodes: Vec::new(),
+            tt_probes: 0,
+            tt_hits: 0,
             depth: 0,
             sharing: false,
             abandoned: false,
@@ -89,12 +163,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// The score of a finished game for the side to move, with the contempt on draws.
+    /// The score of a finished game for the side to move of `pos`, with the contempt on
+    /// draws.
     #[inline]
-    fn result_score(&self, result: GameResult, side: Color, ply: usize) -> i32 {
+    fn game_over_score(&self, result: GameResult, pos: &G, ply: usize) -> i32 {
         match result.winner {
             None => self.draw_score(ply),
-            Some(_) => result_score(result, side, ply),
+            Some(_) => result_score(result, pos.side_to_move(), ply),
         }
     }
 
@@ -105,6 +180,24 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             EvalMode::Material => pos.material(),
             _ => pos.evaluate(),
         }
+    }
+
+    /// The static evaluation, from the table entry where it holds one.
+    #[inline]
+    fn static_eval(&self, pos: &G, entry: Option<Entry>) -> i32 {
+        match entry {
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.evaluate(pos),
+        }
+    }
+
+    /// Looks `key` up in the table, counting the look-up.
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        let entry = self.shared.tt.probe(key);
+        self.tt_probes += 1;
+        self.tt_hits += u64::from(entry.is_some());
+        entry
     }
 
     /// Whether the search, or this thread's iteration, must unwind.
@@ -165,6 +258,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.sharing = lines == 1 && self.settings.threads > 1;
         let deepest = &self.shared.deepest;
         let mut previous = vec![0i32; lines];
+        let mut time = TimeScale::default();
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
             if self.sharing {
@@ -179,6 +273,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
             self.depth = depth;
             self.excluded.clear();
+            self.root_nodes.clear();
+            let iteration_start = self.nodes;
             let mut line_results: Vec<(i32, Vec<Move>)> = Vec::new();
             for line in 0..lines {
                 self.seldepth = 0;
@@ -214,6 +310,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 }
                 depth = done.max(depth);
             } else if let Some((score, pv)) = line_results.first() {
+                let share = self.best_move_share(pv[0], self.nodes - iteration_start);
+                time.update(depth, pv[0], *score, share);
                 outcome.take_line(depth, *score, pv);
                 if self.sharing && !self.stopped() {
                     deepest.publish(depth, *score, pv);
@@ -227,7 +325,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     .limits
                     .mate
                     .is_some_and(|m| outcome.score >= MATE - 2 * m as i32);
-                if self.clock.soft_expired() || mate_found {
+                if self.clock.soft_expired_scaled(time.scale()) || mate_found {
                     break;
                 }
             }
@@ -248,10 +346,22 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             + self.unpublished;
         self.unpublished = 0;
         outcome.nodes = total;
+        outcome.tt_probes = self.tt_probes;
+        outcome.tt_hits = self.tt_hits;
         if outcome.ponder.is_none() {
             outcome.ponder = outcome.best.and_then(|b| self.ponder_from_tt(b));
         }
         outcome
+    }
+
+    /// The share of the iteration's nodes that went to `best`.
+    fn best_move_share(&self, best: Move, iteration_nodes: u64) -> f64 {
+        let best_nodes = self
+            .root_nodes
+            .iter()
+            .find(|(m, _)| *m == best)
+            .map_or(0, |(_, n)| *n);
+        best_nodes as f64 / iteration_nodes.max(1) as f64
     }
 
     fn ponder_from_tt(&self, best: Move) -> Option<Move> {
@@ -287,14 +397,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// A root search in a window around the previous score, widened on failure.
     fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
         let root = self.root.position.clone();
-        let mut delta = 30;
+        let mut delta = 20;
         let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
             (previous - delta, previous + delta)
         } else {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.negamax(&root, depth, alpha, beta, 0, true);
+            let score = self.negamax(&root, depth, alpha, beta, 0, true, false);
             if self.stopped() {
                 return score;
             }
@@ -336,23 +446,52 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         line.extend_from_slice(&tail[0]);
     }
 
+    /// The (piece, to) pairs of the moves one and two plies before `ply`.
+    #[inline]
+    fn previous_moves(&self, ply: usize) -> [Option<usize>; 2] {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].piece_to
+            } else {
+                None
+            }
+        };
+        [back(1), back(2)]
+    }
+
+    /// Searches `child` (the position after the move from `ply`) with the path kept.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        is_pv: bool,
+        cut_node: bool,
+    ) -> i32 {
+        -self.negamax(child, depth, -beta, -alpha, ply + 1, is_pv, cut_node)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &G,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         is_pv: bool,
+        cut_node: bool,
     ) -> i32 {
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, is_pv);
         }
         if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
-        let side = pos.side_to_move();
         let root = ply == 0;
         if !root {
             // Mate distance pruning: no line from here beats a win already found nearer.
@@ -362,21 +501,24 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return alpha_md;
             }
         }
+        let excluded_move = self.stack[ply].excluded;
+        let singular_search = excluded_move != Move::NONE;
 
         let key = pos.hash();
-        let entry = self.shared.tt.probe(key);
+        let entry = if singular_search {
+            None
+        } else {
+            self.probe(key)
+        };
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        let tt_score = entry.map_or(-INFINITE, |e| score_from_tt(e.score, ply as i32));
         if let Some(e) = entry {
-            if !is_pv && !root && e.depth >= depth {
-                let score = score_from_tt(e.score, ply as i32);
-                let cutoff = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cutoff && !self.repeated() {
-                    return score;
-                }
+            if !is_pv
+                && e.depth >= depth
+                && bound_allows(e.bound, tt_score, alpha, beta)
+                && !self.repeated()
+            {
+                return tt_score;
             }
         }
 
@@ -391,7 +533,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         if moves.is_empty() {
             self.moves[ply] = moves;
-            return self.result_score(pos.no_moves_result(), side, ply);
+            return self.game_over_score(pos.no_moves_result(), pos, ply);
         }
         if !root && (self.repeated() || pos.rule_draw().is_some()) {
             self.moves[ply] = moves;
@@ -399,74 +541,104 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
 
         let in_check = pos.in_check();
-        let eval = if in_check {
-            -INFINITE
+        // A side in check, or with its Princess (jetan) or Jarkhan (skak) en prise, may
+        // have only the move or two that save it: no pruning by the static evaluation.
+        let threatened = !in_check && pos.threatened();
+        let (raw_eval, eval) = if in_check {
+            (NO_STATIC_EVAL, NO_STATIC_EVAL)
         } else {
-            self.evaluate(pos)
+            let raw = if singular_search {
+                self.stack[ply].static_eval
+            } else {
+                self.static_eval(pos, entry)
+            };
+            // The table's score is a better estimate than the static one where its bound
+            // points the right way.
+            let better = entry.is_some_and(|e| {
+                tt_score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => tt_score > raw,
+                        Bound::Upper => tt_score < raw,
+                    }
+            });
+            (raw, if better { tt_score } else { raw })
         };
-        // Pruning by the static evaluation assumes the side to move could pass; not so in
-        // check, nor with its Princess (jetan) or Jarkhan (skak) en prise: the move or two
-        // that save it may be all it has.
-        if !is_pv && !root && !in_check && !pos.threatened() {
-            // Reverse futility: far above beta at low depth, assume it holds.
-            if depth <= 6 && eval - 90 * depth >= beta && eval.abs() < MATE_BOUND {
-                self.moves[ply] = moves;
-                return eval;
-            }
-            // Null move: if passing still fails high, a real move will too.
-            if depth >= 3 && eval >= beta {
-                if let Some(child) = pos.null_move() {
-                    let reduction = 3 + depth / 4;
-                    self.path.push(child.hash());
-                    let score = -self.negamax(
-                        &child,
-                        depth - 1 - reduction,
-                        -beta,
-                        -beta + 1,
-                        ply + 1,
-                        false,
-                    );
-                    self.path.pop();
-                    if self.stopped() {
-                        self.moves[ply] = moves;
-                        return 0;
-                    }
-                    if score >= beta {
-                        self.moves[ply] = moves;
-                        return if score >= MATE_BOUND { beta } else { score };
-                    }
+        self.stack[ply].static_eval = raw_eval;
+        let improving = !in_check
+            && match ply {
+                0 | 1 => true,
+                _ if self.stack[ply - 2].static_eval != NO_STATIC_EVAL => {
+                    raw_eval > self.stack[ply - 2].static_eval
                 }
+                _ => ply >= 4 && raw_eval > self.stack[ply - 4].static_eval,
+            };
+        if !root {
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+        }
+        self.data.killers[ply + 1] = [Move::NONE; 2];
+
+        if !is_pv && !root && !in_check && !threatened && !singular_search {
+            if let Some(score) = self.prune_node(
+                pos, &mut moves, depth, alpha, beta, ply, cut_node, eval, improving,
+            ) {
+                self.moves[ply] = moves;
+                return score;
+            }
+            if let Some(score) = self.probcut(pos, &moves, depth, beta, ply, cut_node, entry) {
+                self.moves[ply] = moves;
+                return score;
             }
         }
+        // Internal iterative reduction: without a table move this node was never searched
+        // (or its entry was lost); a shallower search finds a move to order by first.
+        if tt_move == Move::NONE && depth >= 4 && (is_pv || cut_node) {
+            depth -= 1;
+        }
 
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.order_moves(pos, &moves, &mut scores, tt_move, ply);
+        let previous = self.previous_moves(ply);
+        let side = pos.side_to_move().index();
+        let context = QuietContext {
+            side,
+            previous,
+            killers: self.data.killers[ply],
+            counter: self.data.counter_move(previous[0]),
+        };
+        let scores = std::mem::take(&mut self.scores[ply]);
+        let bad = std::mem::take(&mut self.bad[ply]);
+        let mut picker = MovePicker::new(moves, scores, bad, tt_move);
+        let tt_capture = tt_move != Move::NONE && pos.is_tactical(tt_move);
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        let mut captures = std::mem::take(&mut self.captures[ply]);
+        quiets.clear();
+        captures.clear();
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut move_count = 0usize;
         // Moves another thread is searching right now, put off to the end (ABDADA).
-        let mut deferred: Vec<Move> = Vec::new();
+        let mut deferred: Vec<(Move, Class)> = Vec::new();
         let defer = self.settings.threads > 1 && depth >= DEFER_DEPTH;
-        let mut index = 0;
         let mut next_deferred = 0;
+        let may_prune = !root && !in_check && !threatened;
         loop {
-            let mv = if index < moves.len() {
-                index += 1;
-                let mv = pick_next(&mut moves, &mut scores, index - 1);
+            let (mv, class) = if let Some((mv, class)) = picker.next(pos, self.data, &context) {
                 if defer && searched > 0 && self.shared.busy.is_busy(key, mv) {
-                    deferred.push(mv);
+                    deferred.push((mv, class));
                     continue;
                 }
-                mv
+                (mv, class)
             } else if next_deferred < deferred.len() {
                 next_deferred += 1;
                 deferred[next_deferred - 1]
             } else {
                 break;
             };
+            if mv == excluded_move {
+                continue;
+            }
             if root
                 && (self.excluded.contains(&mv)
                     || (!self.limits.searchmoves.is_empty()
@@ -474,73 +646,168 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             {
                 continue;
             }
-            let tactical = pos.is_tactical(mv);
-            let killer = self.killers[ply].contains(&mv);
+            move_count += 1;
+            let tactical = match class {
+                Class::GoodTactical | Class::BadTactical => true,
+                Class::TtMove => tt_capture,
+                Class::Refutation | Class::Quiet => false,
+            };
+            let current = piece_to(pos.moved_piece(mv), mv);
+            let history = if tactical {
+                self.data.capture_score(current)
+            } else {
+                self.data.main_score(side, mv)
+                    + self.data.continuation_score(previous[0], current)
+                    + self.data.continuation_score(previous[1], current)
+            };
+            let reduction = base_reduction(depth, move_count);
+
+            // Pruning of moves that cannot be expected to raise alpha. A quiet move that
+            // gives check is exempt (known only once played, below).
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = child.in_check();
-            if !root
-                && !in_check
-                && !tactical
-                && !killer
-                && !gives_check
-                && searched > 0
-                && best_score > -MATE_BOUND
-                && depth <= 3
-            {
-                // Futility and late-move pruning of quiet moves near the leaves.
-                let futile = eval + 120 * depth <= alpha;
-                let late = searched > 4 + 4 * (depth * depth) as usize;
-                if futile || late {
+            if may_prune && best_score > -MATE_BOUND && !gives_check {
+                let lmr_depth = (depth - 1 - reduction).max(0);
+                if !tactical {
+                    let late = move_count > late_move_limit(depth, improving);
+                    if late && depth <= 8 {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if lmr_depth < 4 && history < -3500 * depth {
+                        continue;
+                    }
+                    if lmr_depth < 8 && eval + 110 + 110 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if lmr_depth < 8 && !pos.see_ge(mv, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if class == Class::BadTactical && depth <= 7 && !pos.see_ge(mv, -110 * depth)
+                {
                     continue;
                 }
             }
-            let new_depth = depth - 1 + i32::from(gives_check && ply < MAX_PLY / 2);
+
+            // Extensions: the table move when it is singular (every other move fails well
+            // below its score), a check otherwise.
+            let mut extension = 0;
+            if !root
+                && mv == tt_move
+                && !singular_search
+                && depth >= 7
+                && ply < 2 * self.depth as usize
+            {
+                if let Some(e) = entry {
+                    if e.depth >= depth - 3
+                        && e.bound != Bound::Upper
+                        && tt_score.abs() < MATE_BOUND
+                    {
+                        let singular_beta = tt_score - 2 * depth;
+                        self.stack[ply].excluded = mv;
+                        let score = self.negamax(
+                            pos,
+                            (depth - 1) / 2,
+                            singular_beta - 1,
+                            singular_beta,
+                            ply,
+                            false,
+                            cut_node,
+                        );
+                        self.stack[ply].excluded = Move::NONE;
+                        if self.stopped() {
+                            return self.unwind(ply, picker, quiets, captures);
+                        }
+                        if score < singular_beta {
+                            extension = 1;
+                            if !is_pv
+                                && score < singular_beta - 20
+                                && self.stack[ply].double_extensions < 6
+                            {
+                                extension = 2;
+                            }
+                        } else if singular_beta >= beta {
+                            // Multi-cut: more than one move beats beta.
+                            return self
+                                .unwind(ply, picker, quiets, captures)
+                                .max(singular_beta);
+                        } else if tt_score >= beta || cut_node {
+                            extension = -1;
+                        }
+                    }
+                }
+            }
+            if extension == 0 && gives_check && ply < MAX_PLY / 2 {
+                extension = 1;
+            }
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + i32::from(extension >= 2);
+            let new_depth = depth - 1 + extension;
+
+            self.stack[ply].piece_to = Some(current);
             self.path.push(child.hash());
             if defer {
                 self.shared.busy.enter(key, mv);
             }
-            let score = if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, is_pv)
-            } else {
-                let reduction = if depth >= 3
-                    && searched >= 3
-                    && !tactical
-                    && !gives_check
-                    && !in_check
-                    && !killer
-                {
-                    lmr(depth, searched) - i32::from(is_pv)
+            let nodes_before = self.nodes;
+            let mut score = -INFINITE;
+            let full_window_first = is_pv && move_count == 1;
+            if !full_window_first {
+                let reducible = depth >= 2
+                    && move_count > 1 + usize::from(is_pv)
+                    && (!tactical || class == Class::BadTactical);
+                if reducible {
+                    let mut r = reduction;
+                    r -= i32::from(is_pv);
+                    r += i32::from(cut_node);
+                    r += i32::from(!improving);
+                    r += i32::from(tt_capture && !tactical);
+                    r -= i32::from(class == Class::Refutation);
+                    r -= i32::from(gives_check);
+                    r -= history / 8192;
+                    let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                    score = self.search_child(&child, reduced, alpha, alpha + 1, ply, false, true);
+                    if score > alpha && reduced < new_depth {
+                        score = self.search_child(
+                            &child,
+                            new_depth,
+                            alpha,
+                            alpha + 1,
+                            ply,
+                            false,
+                            !cut_node,
+                        );
+                    }
                 } else {
-                    0
+                    score = self.search_child(
+                        &child,
+                        new_depth,
+                        alpha,
+                        alpha + 1,
+                        ply,
+                        false,
+                        !cut_node,
+                    );
                 }
-                .min(new_depth - 1)
-                .max(0);
-                let mut score = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                );
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                }
-                if score > alpha && score < beta && is_pv {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
-                }
-                score
-            };
+            }
+            if is_pv && (full_window_first || (score > alpha && score < beta)) {
+                score = self.search_child(&child, new_depth, alpha, beta, ply, true, false);
+            }
             if defer {
                 self.shared.busy.leave(key, mv);
             }
             self.path.pop();
+            if root {
+                let spent = self.nodes - nodes_before;
+                match self.root_nodes.iter_mut().find(|(m, _)| *m == mv) {
+                    Some(entry) => entry.1 += spent,
+                    None => self.root_nodes.push((mv, spent)),
+                }
+            }
             searched += 1;
             if self.stopped() {
-                self.moves[ply] = moves;
-                self.scores[ply] = scores;
-                return 0;
+                return self.unwind(ply, picker, quiets, captures);
             }
             if score > best_score {
                 best_score = score;
@@ -548,22 +815,23 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     best_move = mv;
                     self.set_pv(ply, mv);
                     if score >= beta {
-                        if !tactical {
-                            self.reward_quiet(pos, mv, &quiets_tried, depth, ply);
-                        }
+                        self.reward(
+                            side, mv, tactical, current, &quiets, &captures, depth, ply, previous,
+                        );
                         break;
                     }
                     alpha = score;
                 }
             }
-            if !tactical {
-                quiets_tried.push(mv);
+            if tactical {
+                captures.push((mv, current));
+            } else {
+                quiets.push((mv, current));
             }
         }
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.unwind(ply, picker, quiets, captures);
         if searched == 0 {
-            // Every move was excluded (MultiPV) or pruned: nothing to report.
+            // Every move was excluded (MultiPV, singular search) or pruned.
             return alpha;
         }
         let bound = if best_score >= beta {
@@ -573,16 +841,196 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        if self.excluded.is_empty() || !root {
+        if !singular_search && (self.excluded.is_empty() || !root) {
             self.shared.tt.store(
                 key,
                 best_move,
                 score_to_tt(best_score, ply as i32),
+                tt_eval(raw_eval),
                 depth,
                 bound,
             );
         }
         best_score
+    }
+
+    /// Gives a node's buffers back and answers 0 (for a stopped search).
+    fn unwind(
+        &mut self,
+        ply: usize,
+        picker: MovePicker,
+        quiets: Vec<(Move, usize)>,
+        captures: Vec<(Move, usize)>,
+    ) -> i32 {
+        let (moves, scores, bad) = picker.into_buffers();
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        self.bad[ply] = bad;
+        self.quiets[ply] = quiets;
+        self.captures[ply] = captures;
+        0
+    }
+
+    /// Razoring, reverse futility and the null move: a score to return at once, or `None`
+    /// to search the node.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(
+        &mut self,
+        pos: &G,
+        moves: &mut Vec<Move>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+        eval: i32,
+        improving: bool,
+    ) -> Option<i32> {
+        if eval.abs() >= MATE_BOUND {
+            return None;
+        }
+        // Razoring: far below alpha near the leaves, only a capture can help.
+        if depth <= 3 && eval + 250 + 200 * depth < alpha {
+            // The quiescence search below uses this ply's buffers.
+            self.moves[ply] = std::mem::take(moves);
+            let score = self.quiescence(pos, alpha, alpha + 1, ply, false);
+            *moves = std::mem::take(&mut self.moves[ply]);
+            if self.stopped() {
+                return Some(0);
+            }
+            if score <= alpha {
+                return Some(score);
+            }
+            // The quiescence search left its own move list: generate the node's again.
+            pos.search_moves(moves);
+        }
+        // Reverse futility: far above beta at low depth, assume it holds.
+        if depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta && beta > -MATE_BOUND {
+            return Some(eval);
+        }
+        // Null move: if passing still fails high, a real move will too.
+        let after_null = ply >= 1 && self.stack[ply - 1].piece_to.is_none();
+        if depth >= 3 && eval >= beta && !after_null {
+            if let Some(child) = pos.null_move() {
+                let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                self.stack[ply].piece_to = None;
+                self.path.push(child.hash());
+                let score = self.search_child(
+                    &child,
+                    depth - 1 - reduction,
+                    beta - 1,
+                    beta,
+                    ply,
+                    false,
+                    !cut_node,
+                );
+                self.path.pop();
+                if self.stopped() {
+                    return Some(0);
+                }
+                if score >= beta {
+                    return Some(if score >= MATE_BOUND { beta } else { score });
+                }
+            }
+        }
+        None
+    }
+
+    /// ProbCut: a capture that beats beta by a margin in a quiescence and a shallow search
+    /// will beat beta at full depth too.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &G,
+        moves: &[Move],
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+        entry: Option<Entry>,
+    ) -> Option<i32> {
+        let probcut_beta = beta + 200;
+        if depth < 5 || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        if let Some(e) = entry {
+            // The table already says a search of about this depth stays below.
+            let score = score_from_tt(e.score, ply as i32);
+            if e.depth >= depth - 3 && score < probcut_beta && e.bound != Bound::Lower {
+                return None;
+            }
+        }
+        let eval = self.stack[ply].static_eval;
+        for &mv in moves {
+            if !pos.is_tactical(mv) || !pos.see_ge(mv, probcut_beta - eval) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            self.stack[ply].piece_to = Some(piece_to(pos.moved_piece(mv), mv));
+            self.path.push(child.hash());
+            let mut score =
+                -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, false);
+            if score >= probcut_beta {
+                score = self.search_child(
+                    &child,
+                    depth - 4,
+                    probcut_beta - 1,
+                    probcut_beta,
+                    ply,
+                    false,
+                    !cut_node,
+                );
+            }
+            self.path.pop();
+            if self.stopped() {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                self.shared.tt.store(
+                    pos.hash(),
+                    mv,
+                    score_to_tt(score, ply as i32),
+                    tt_eval(eval),
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
+    }
+
+    /// The histories after a beta cut-off by `best`: it gains, the moves of its kind tried
+    /// before it lose, and a quiet one becomes this ply's killer and the counter move.
+    #[allow(clippy::too_many_arguments)]
+    fn reward(
+        &mut self,
+        side: usize,
+        best: Move,
+        tactical: bool,
+        current: usize,
+        quiets: &[(Move, usize)],
+        captures: &[(Move, usize)],
+        depth: i32,
+        ply: usize,
+        previous: [Option<usize>; 2],
+    ) {
+        let bonus = history::bonus(depth);
+        if tactical {
+            self.data.update_capture(current, bonus);
+        } else {
+            self.data.record_refutation(ply, previous[0], best);
+            self.data
+                .update_quiet(side, best, current, &previous, bonus);
+            for &(quiet, quiet_current) in quiets {
+                self.data
+                    .update_quiet(side, quiet, quiet_current, &previous, -bonus);
+            }
+        }
+        for &(_, capture_current) in captures {
+            self.data.update_capture(capture_current, -bonus);
+        }
     }
 
     /// The bookkeeping every node starts with: count it, clear its PV, and return at once
@@ -596,22 +1044,55 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         pos.ended()
-            .map(|result| self.result_score(result, pos.side_to_move(), ply))
+            .map(|result| self.game_over_score(result, pos, ply))
     }
 
-    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, is_pv: bool) -> i32 {
         if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
-        let side = pos.side_to_move();
         let in_check = pos.in_check();
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate(pos) };
         }
+        let key = pos.hash();
+        let entry = self.probe(key);
+        let tt_score = entry.map_or(-INFINITE, |e| score_from_tt(e.score, ply as i32));
+        if let Some(e) = entry {
+            if !is_pv && bound_allows(e.bound, tt_score, alpha, beta) {
+                return tt_score;
+            }
+        }
+        let original_alpha = alpha;
         let mut best = -INFINITE;
+        let mut raw_eval = NO_STATIC_EVAL;
+        let mut stand_pat = NO_STATIC_EVAL;
         if !in_check {
-            best = self.evaluate(pos);
+            raw_eval = self.static_eval(pos, entry);
+            stand_pat = raw_eval;
+            if let Some(e) = entry {
+                if tt_score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => tt_score > raw_eval,
+                        Bound::Upper => tt_score < raw_eval,
+                    }
+                {
+                    stand_pat = tt_score;
+                }
+            }
+            best = stand_pat;
             if best >= beta {
+                if entry.is_none() {
+                    self.shared.tt.store(
+                        key,
+                        Move::NONE,
+                        score_to_tt(best, ply as i32),
+                        tt_eval(raw_eval),
+                        0,
+                        Bound::Lower,
+                    );
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -619,22 +1100,39 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if !pos.quiescence_moves(&mut moves) {
             self.moves[ply] = moves;
-            return self.result_score(pos.no_moves_result(), side, ply);
+            return self.game_over_score(pos.no_moves_result(), pos, ply);
         }
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
-        scores.extend(moves.iter().map(|&m| pos.tactical_order(m)));
+        scores.extend(moves.iter().map(|&m| {
+            if m == tt_move {
+                i32::MAX
+            } else {
+                pos.tactical_order(m)
+            }
+        }));
+        let mut best_move = Move::NONE;
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
+            if !in_check && best > -MATE_BOUND {
+                // Losing captures, and captures that cannot bring the score near alpha
+                // even when their exchange wins, are not searched.
+                let threshold = (alpha - stand_pat - QUIESCENCE_DELTA).max(0);
+                if !pos.see_ge(mv, threshold) {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.play(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, is_pv);
             if self.stopped() {
                 break;
             }
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     if score >= beta {
                         break;
                     }
@@ -644,60 +1142,91 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
+        if self.stopped() {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if is_pv && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply as i32),
+            tt_eval(raw_eval),
+            0,
+            bound,
+        );
         best
     }
-
-    fn order_moves(
-        &self,
-        pos: &G,
-        moves: &[Move],
-        scores: &mut Vec<i32>,
-        tt_move: Move,
-        ply: usize,
-    ) {
-        let side = pos.side_to_move().index();
-        scores.clear();
-        scores.extend(moves.iter().map(|&mv| {
-            if mv == tt_move {
-                1 << 30
-            } else if pos.is_tactical(mv) {
-                (1 << 28) + pos.tactical_order(mv)
-            } else if mv == self.killers[ply][0] {
-                (1 << 27) + 1
-            } else if mv == self.killers[ply][1] {
-                1 << 27
-            } else {
-                self.history[history_index(side, mv)]
-            }
-        }));
-    }
-
-    fn reward_quiet(&mut self, pos: &G, mv: Move, tried: &[Move], depth: i32, ply: usize) {
-        if self.killers[ply][0] != mv {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = mv;
-        }
-        let side = pos.side_to_move().index();
-        let bonus = (depth * depth).min(400);
-        let update = |h: &mut i32, delta: i32| {
-            *h += delta - *h * delta.abs() / 16_384;
-        };
-        update(&mut self.history[history_index(side, mv)], bonus);
-        for &other in tried {
-            update(&mut self.history[history_index(side, other)], -bonus);
-        }
-    }
 }
 
+/// The margin by which quiescence expects a capture to exceed its exchange value
+/// (positional gain) before it is worth searching when the side is below alpha.
+const QUIESCENCE_DELTA: i32 = 200;
+
+/// Whether a table score with `bound` decides a node with the window (alpha, beta).
 #[inline]
-fn history_index(side: usize, mv: Move) -> usize {
-    side * 128 * 128 + mv.from() as usize * 128 + mv.to() as usize
+fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
 }
 
-/// The late-move reduction for a move searched `searched`-th at `depth`.
-fn lmr(depth: i32, searched: usize) -> i32 {
-    let r = 0.75 + (depth as f64).ln() * (searched as f64).ln() / 2.25;
-    r as i32
+/// The static evaluation as the table stores it.
+#[inline]
+fn tt_eval(eval: i32) -> i32 {
+    if eval == NO_STATIC_EVAL {
+        NO_EVAL
+    } else {
+        eval
+    }
+}
+
+/// Quiet moves searched at `depth` before the rest are pruned.
+#[inline]
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    let limit = (3 + depth * depth) / (2 - i32::from(improving));
+    limit.max(1) as usize
+}
+
+/// How the main thread scales its soft time limit: more time when the best move changes,
+/// when the score falls, and when the best move took a small share of the nodes.
+#[derive(Default)]
+struct TimeScale {
+    best: Move,
+    changes: f64,
+    last_score: Option<i32>,
+    falling: f64,
+    share: f64,
+}
+
+impl TimeScale {
+    fn update(&mut self, depth: i32, best: Move, score: i32, share: f64) {
+        self.changes *= 0.5;
+        if depth > 1 && best != self.best {
+            self.changes += 1.0;
+        }
+        self.best = best;
+        self.falling = match self.last_score {
+            Some(last) => ((last - score) as f64 / 100.0).clamp(0.0, 1.0),
+            None => 0.0,
+        };
+        self.last_score = Some(score);
+        self.share = share;
+    }
+
+    fn scale(&self) -> f64 {
+        let stability = 0.8 + 0.6 * self.changes;
+        let falling = 1.0 + 0.6 * self.falling;
+        let share = (1.6 - self.share).clamp(0.6, 1.5);
+        (stability * falling * share).clamp(0.4, 2.5)
+    }
 }
 
 /// Selection sort, one step: moves the best remaining move to `index` and returns it.

@@ -218,7 +218,7 @@ fn analyse<G: SearchGame>(
     }
     // A fresh table for every position: the result does not depend on which job searched
     // which positions before, so runs are reproducible with any --jobs.
-    shared.tt.clear();
+    shared.clear();
     shared.stop.store(false, Ordering::Relaxed);
     let lines: Arc<Mutex<Vec<Option<PvLine>>>> = Arc::new(Mutex::new(vec![None; settings.multipv]));
     let sink = Arc::clone(&lines);

@@ -39,8 +39,8 @@ fn bench_game<G: SearchGame>(
     depth: i32,
     threads: usize,
     pool: Option<&rayon::ThreadPool>,
-) -> Result<u64, String> {
-    let mut nodes = 0;
+) -> Result<(u64, u64, u64), String> {
+    let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let quiet: Reporter = Arc::new(|_: &str| {});
     for fen in fens
         .lines()
@@ -57,12 +57,14 @@ fn bench_game<G: SearchGame>(
         let shared = Shared::new(16);
         let settings = Settings {
             threads,
-            multipv: 1,
             ..Settings::default()
         };
-        nodes += search(&game, &limits, &settings, &clock, &shared, pool, &quiet).nodes;
+        let outcome = search(&game, &limits, &settings, &clock, &shared, pool, &quiet);
+        nodes += outcome.nodes;
+        probes += outcome.tt_probes;
+        hits += outcome.tt_hits;
     }
-    Ok(nodes)
+    Ok((nodes, probes, hits))
 }
 
 /// Runs the bench (each game at its own depth, or all at `depth`) on one thread and writes
@@ -101,13 +103,14 @@ pub fn run_threads(
             _ => bench_game::<Jetan>(fens, depth, threads, pool),
         };
         match result {
-            Ok(nodes) => {
+            Ok((nodes, probes, hits)) => {
                 let ms = game_start.elapsed().as_millis().max(1);
                 writeln!(
                     out,
-                    "{name}: depth {depth} {nodes} nodes {} ms {} nps",
+                    "{name}: depth {depth} {nodes} nodes {} ms {} nps, tt hits {:.1}%",
                     ms,
-                    nodes as u128 * 1000 / ms
+                    nodes as u128 * 1000 / ms,
+                    100.0 * hits as f64 / probes.max(1) as f64
                 )?;
                 total += nodes;
             }

@@ -6,11 +6,9 @@
 
 use crate::core::rng::Rng;
 use crate::core::{Game, GameState};
-use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
+use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
 use crate::variants::Variant;
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 /// Reads the openings of `text` (one FEN or EPD per line; empty lines and lines starting
 /// with `#` are skipped; anything after a `;` is an EPD operation and ignored). Every
@@ -97,16 +95,11 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
     let mut seen = HashSet::new();
     let mut book = Vec::new();
     let shared = Shared::new(16);
-    let quiet: Reporter = Arc::new(|_: &str| {});
     let limits = Limits {
         nodes: Some(recipe.nodes.max(1)),
         ..Limits::default()
     };
-    let settings = Settings {
-        threads: 1,
-        multipv: 1,
-        ..Settings::default()
-    };
+    let settings = Settings::default();
     let start = match G::from_fen(G::START_FEN) {
         Ok(start) => start,
         Err(_) => return book,
@@ -139,10 +132,8 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
         }
         // Judge the position alone, as a match will start it: no history.
         let root = GameState::new(game.position.clone());
-        shared.tt.clear();
-        shared.stop.store(false, Ordering::Relaxed);
-        let clock = Clock::new(&limits, 0, 0);
-        let outcome = search(&root, &limits, &settings, &clock, &shared, None, &quiet);
+        shared.clear();
+        let outcome = search_quietly(&root, &limits, &settings, &shared);
         if outcome.score.abs() <= recipe.margin {
             book.push((root.position.fen(), outcome.score));
         }

@@ -21,7 +21,7 @@
 
 use crate::core::game::parse_move;
 use crate::core::{Game, GameState};
-use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
+use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
 use crate::uci::{AnyGame, Output, Uci};
 use crate::variants::Variant;
 use std::io::Write;
@@ -440,15 +440,8 @@ fn check_fen<G: SearchGame>(text: &str, rng: &mut Rng) -> Result<bool, String> {
             nodes: Some(64),
             ..Limits::default()
         };
-        let quiet: Reporter = Arc::new(|_: &str| {});
-        let clock = Clock::new(&limits, 0, 0);
         let shared = Shared::new(1);
-        let settings = Settings {
-            threads: 1,
-            multipv: 1,
-            ..Settings::default()
-        };
-        let outcome = search(&game, &limits, &settings, &clock, &shared, None, &quiet);
+        let outcome = search_quietly(&game, &limits, &Settings::default(), &shared);
         if let Some(best) = outcome.best {
             if !moves.contains(&best) {
                 return fail("a search returned an illegal move");

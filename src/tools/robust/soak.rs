@@ -153,13 +153,9 @@ fn play_game<G: SearchGame>(rng: &mut Rng, config: &SoakConfig, shared: &Shared)
         let mv = *rng.pick(&moves);
         game.play(mv);
     }
-    shared.tt.clear();
+    shared.clear();
     let quiet: Reporter = Arc::new(|_: &str| {});
-    let settings = Settings {
-        threads: 1,
-        multipv: 1,
-        ..Settings::default()
-    };
+    let settings = Settings::default();
     let mut clocks = [CLOCK_MS; 2];
     for _ in 0..config.max_plies {
         if let Some(result) = game.result() {

@@ -262,8 +262,6 @@ impl<G: SearchGame> Session for Board<G> {
         let clock = Clock::new(&limits, side.index(), 0);
         let shared = Shared::new(ENGINE_HASH_MB);
         let settings = Settings {
-            threads: 1,
-            multipv: 1,
             // It plays a person: as in UCI play, it plays on for a win.
             contempt: crate::uci::DEFAULT_CONTEMPT,
             ..Settings::default()

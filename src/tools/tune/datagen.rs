@@ -16,13 +16,11 @@
 
 use crate::core::rng::Rng;
 use crate::core::{Color, GameState};
-use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND};
+use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared, MATE_BOUND};
 use crate::tools::matches::openings::parse_openings;
 use crate::variants::Variant;
 use rayon::prelude::*;
 use std::io::Write;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The hash table of each game's searches, MiB.
@@ -103,13 +101,8 @@ fn play_game<G: SearchGame>(
         }
         game.play(moves[rng.below(moves.len())]);
     }
-    shared.tt.clear();
-    let quiet: Reporter = Arc::new(|_: &str| {});
-    let settings = Settings {
-        threads: 1,
-        multipv: 1,
-        ..Settings::default()
-    };
+    shared.clear();
+    let settings = Settings::default();
     let limits = Limits {
         nodes: Some(recipe.nodes.max(1)),
         ..Limits::default()
@@ -128,9 +121,7 @@ fn play_game<G: SearchGame>(
                 capped: false,
             });
         }
-        let clock = Clock::new(&limits, 0, 0);
-        shared.stop.store(false, Ordering::Relaxed);
-        let outcome = search(&game, &limits, &settings, &clock, shared, None, &quiet);
+        let outcome = search_quietly(&game, &limits, &settings, shared);
         let Some(best) = outcome.best else {
             // `result()` said the game goes on, so a move exists: the search must find one.
             return Err(format!(
