@@ -285,6 +285,10 @@ impl Uci {
                 send(&self.out, self.game.describe().trim_end());
                 Ok(())
             }
+            // Standard UCI commands with nothing to do here: debug output goes to the log
+            // (`RUST_LOG`), and the engine needs no registration.
+            ["debug", "on" | "off"] | ["register", ..] => Ok(()),
+            ["debug", ..] => Err("usage: debug on|off".to_string()),
             [cmd, ..] => Err(format!("unknown command '{}'", cmd.escape_debug())),
         };
         if let Err(message) = result {

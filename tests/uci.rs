@@ -228,3 +228,65 @@ fn quit_during_search_exits() {
     std::thread::sleep(Duration::from_millis(100));
     e.quit();
 }
+
+/// `debug on|off` and `register later` are standard UCI commands: accepted silently (they
+/// were answered "unknown command" before).
+#[test]
+fn debug_and_register_are_accepted() {
+    let mut e = Engine::start();
+    for command in [
+        "debug on",
+        "debug off",
+        "register later",
+        "register name x code y",
+    ] {
+        e.send(command);
+        e.send("isready");
+        let lines = e.read_until(|l| l == "readyok", LONG);
+        assert_eq!(lines, vec!["readyok".to_string()], "{command}");
+    }
+    e.send("debug sideways");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok", LONG);
+    assert!(lines[0].starts_with("info string error"), "{lines:?}");
+    e.quit();
+}
+
+/// What `d` writes reads back: clocks past 999999 (refused before) and a fullmove number at
+/// the top of its range, which counting on leaves where it is.
+#[test]
+fn every_fen_the_engine_writes_reads_back() {
+    let mut e = Engine::start();
+    e.send("position fen 4k3/8/8/8/8/8/8/4K3 b - - 999999 999999 moves e8d8");
+    let fen = e.fen();
+    assert_eq!(fen, "3k4/8/8/8/8/8/8/4K3 w - - 1000000 1000000");
+    e.send(&format!("position fen {fen}"));
+    assert!(e.sync().is_empty(), "{fen} reads back");
+    assert_eq!(e.fen(), fen);
+    for variant in Variant::ALL {
+        e.send(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.name()
+        ));
+        e.send("position startpos");
+        let start = e.fen();
+        let mut fields: Vec<&str> = start.split_whitespace().collect();
+        let last = fields.len() - 1;
+        fields[last] = "4294967295";
+        let fen = fields.join(" ");
+        let mut moves = Vec::new();
+        for _ in 0..2 {
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            e.send("go depth 1");
+            let (mv, _) = e.bestmove(LONG);
+            moves.push(mv);
+        }
+        e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        let written = e.fen();
+        assert!(written.ends_with(" 4294967295"), "{written}");
+        e.send(&format!("position fen {written}"));
+        assert!(e.sync().is_empty(), "{variant:?}: {written} reads back");
+        assert_eq!(e.fen(), written);
+    }
+    e.quit();
+}

@@ -108,7 +108,9 @@ pub fn draw_board(width: u8, height: u8, letter: impl Fn(u8, u8) -> Option<char>
 
 /// Parses a non-negative counter field (halfmove clock, countdown, fullmove number).
 pub fn parse_counter(field: &str, what: &str) -> Result<u32, String> {
-    if field.is_empty() || field.len() > 6 || !field.bytes().all(|b| b.is_ascii_digit()) {
+    // Any value of a `u32`: every game's clocks count with `saturating_add`, so whatever a
+    // position writes (`d`, `fen()`) reads back.
+    if field.is_empty() || field.len() > 10 || !field.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
             "{what} must be a non-negative number, not '{field}'"
         ));

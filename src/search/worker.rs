@@ -522,22 +522,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        if root && !self.limits.searchmoves.is_empty() {
-            // `searchmoves` may name legal moves outside the game's search selection (duck
-            // squares that duck chess does not try): search exactly those.
-            pos.generate(&mut moves);
-            moves.retain(|m| self.limits.searchmoves.contains(m));
-        } else {
-            pos.search_moves(&mut moves);
-        }
-        if moves.is_empty() {
-            self.moves[ply] = moves;
-            return self.game_over_score(pos.no_moves_result(), pos, ply);
-        }
         if !root && (self.repeated() || pos.rule_draw().is_some()) {
+            // No legal move decides before a draw by rule or repetition (RULES.md's order).
+            let mut moves = std::mem::take(&mut self.moves[ply]);
+            pos.search_moves(&mut moves);
+            let score = if moves.is_empty() {
+                self.game_over_score(pos.no_moves_result(), pos, ply)
+            } else {
+                self.draw_score(ply)
+            };
             self.moves[ply] = moves;
-            return self.draw_score(ply);
+            return score;
         }
 
         let in_check = pos.in_check();
@@ -578,13 +573,32 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         self.data.killers[ply + 1] = [Move::NONE; 2];
 
-        if !is_pv && !root && !in_check && !threatened && !singular_search {
-            if let Some(score) = self.prune_node(
-                pos, &mut moves, depth, alpha, beta, ply, cut_node, eval, improving,
-            ) {
-                self.moves[ply] = moves;
+        let prunable = !is_pv && !root && !in_check && !threatened && !singular_search;
+        // Node pruning comes before the moves are generated (in duck chess their selection is
+        // half the time of a node): a node it cuts off is scored without them, so a position
+        // with no legal move that it cuts off (a stalemate not in check) is scored by its
+        // evaluation, as in every engine that prunes before generating.
+        if prunable {
+            if let Some(score) =
+                self.prune_node(pos, depth, alpha, beta, ply, cut_node, eval, improving)
+            {
                 return score;
             }
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        if root && !self.limits.searchmoves.is_empty() {
+            // `searchmoves` may name legal moves outside the game's search selection (duck
+            // squares that duck chess does not try): search exactly those.
+            pos.generate(&mut moves);
+            moves.retain(|m| self.limits.searchmoves.contains(m));
+        } else {
+            pos.search_moves(&mut moves);
+        }
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return self.game_over_score(pos.no_moves_result(), pos, ply);
+        }
+        if prunable {
             if let Some(score) = self.probcut(pos, &moves, depth, beta, ply, cut_node, entry) {
                 self.moves[ply] = moves;
                 return score;
@@ -877,7 +891,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     fn prune_node(
         &mut self,
         pos: &G,
-        moves: &mut Vec<Move>,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -891,18 +904,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         // Razoring: far below alpha near the leaves, only a capture can help.
         if depth <= 3 && eval + 250 + 200 * depth < alpha {
-            // The quiescence search below uses this ply's buffers.
-            self.moves[ply] = std::mem::take(moves);
             let score = self.quiescence(pos, alpha, alpha + 1, ply, false);
-            *moves = std::mem::take(&mut self.moves[ply]);
             if self.stopped() {
                 return Some(0);
             }
             if score <= alpha {
                 return Some(score);
             }
-            // The quiescence search left its own move list: generate the node's again.
-            pos.search_moves(moves);
         }
         // Reverse futility: far above beta at low depth, assume it holds.
         if depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta && beta > -MATE_BOUND {
@@ -1241,4 +1249,48 @@ fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
     moves.swap(index, best);
     scores.swap(index, best);
     moves[index]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stable best move that took most of the nodes stops early; a changing best move or
+    /// a falling score thinks longer; the scale stays within its bounds.
+    #[test]
+    fn time_scale_follows_stability_score_and_node_share() {
+        let a = Move::simple(1, 2, 0);
+        let b = Move::simple(3, 4, 0);
+        let mut stable = TimeScale::default();
+        for depth in 1..10 {
+            stable.update(depth, a, 30, 0.9);
+        }
+        let mut changing = TimeScale::default();
+        for depth in 1..10 {
+            changing.update(depth, if depth % 2 == 0 { a } else { b }, 30, 0.9);
+        }
+        let mut falling = TimeScale::default();
+        for depth in 1..10 {
+            falling.update(depth, a, 300 - 30 * depth, 0.9);
+        }
+        let mut spread = TimeScale::default();
+        for depth in 1..10 {
+            spread.update(depth, a, 30, 0.2);
+        }
+        assert!(stable.scale() < 1.0, "{}", stable.scale());
+        for longer in [&changing, &falling, &spread] {
+            assert!(longer.scale() > stable.scale());
+        }
+        for scale in [&stable, &changing, &falling, &spread].map(TimeScale::scale) {
+            assert!((0.4..=2.5).contains(&scale), "{scale}");
+        }
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        assert_eq!(base_reduction(1, 1), 0);
+        assert!(base_reduction(10, 30) > base_reduction(3, 30));
+        assert!(base_reduction(10, 30) > base_reduction(10, 3));
+        assert_eq!(base_reduction(200, 500), base_reduction(63, 63));
+    }
 }

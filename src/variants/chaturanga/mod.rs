@@ -341,10 +341,10 @@ impl Game for Chaturanga {
         self.halfmove = if capture || code % 6 == PAWN {
             0
         } else {
-            self.halfmove + 1
+            self.halfmove.saturating_add(1)
         };
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
         self.hash ^= KEYS[SIDE_KEY];

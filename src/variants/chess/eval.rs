@@ -118,6 +118,18 @@ impl SearchGame for Chess {
         Chess::in_check(self)
     }
 
+    fn quiescence_moves(&self, moves: &mut Vec<Move>) -> bool {
+        moves.clear();
+        if Chess::in_check(self) {
+            self.legal_moves(&mut super::movegen::Lister(moves));
+            return !moves.is_empty();
+        }
+        let enemy = self.colors[self.side.flip().index()];
+        self.legal_moves(&mut super::movegen::TacticalLister { moves, enemy });
+        // Without a capture the position may still be a stalemate: count the quiet moves.
+        !moves.is_empty() || crate::core::Game::count_moves(self, &mut Vec::new()) > 0
+    }
+
     fn null_move(&self) -> Option<Self> {
         // Only with a piece besides pawns and king: pawn endings are full of zugzwang.
         let own = self.colors[self.side.index()];
@@ -151,6 +163,47 @@ mod tests {
             Chess::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
                 .unwrap();
         assert_eq!(pos.evaluate(), -pos.color_flipped().evaluate());
+    }
+
+    /// Quiescence's list is exactly the tactical moves of `generate`, in its order (all
+    /// moves in check), and it says whether any legal move exists: over random games, and in
+    /// a stalemate and a position whose only moves are quiet.
+    #[test]
+    fn quiescence_moves_are_the_tactical_moves_in_generation_order() {
+        let mut rng = crate::core::rng::Rng::from_state(7);
+        let (mut all, mut tactical) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut pos = Chess::from_fen(Chess::START_FEN).unwrap();
+            for _ in 0..120 {
+                pos.generate(&mut all);
+                let any = pos.quiescence_moves(&mut tactical);
+                let expected: Vec<Move> = if pos.in_check() {
+                    all.clone()
+                } else {
+                    all.iter()
+                        .copied()
+                        .filter(|&m| pos.is_tactical(m))
+                        .collect()
+                };
+                assert_eq!(tactical, expected, "{}", pos.fen());
+                assert_eq!(any, !all.is_empty(), "{}", pos.fen());
+                checked += 1;
+                if all.is_empty() {
+                    break;
+                }
+                pos.play(all[rng.below(all.len())]);
+            }
+        }
+        assert!(checked > 3000);
+        for (fen, any) in [
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false),
+            ("k7/8/1K6/8/8/8/8/7R b - - 0 1", true),
+        ] {
+            let pos = Chess::from_fen(fen).unwrap();
+            assert_eq!(pos.quiescence_moves(&mut tactical), any, "{fen}");
+            assert!(tactical.is_empty(), "{fen}");
+        }
     }
 
     #[test]

@@ -112,6 +112,37 @@ impl Sink for Lister<'_> {
     }
 }
 
+/// Writes only the tactical moves (captures, en passant, promotions; `Chess::is_tactical`),
+/// in the order [`Lister`] writes them: the quiescence search's list without its quiet moves.
+pub(super) struct TacticalLister<'a> {
+    pub moves: &'a mut Vec<Move>,
+    /// The squares of the side not to move.
+    pub enemy: u64,
+}
+
+impl Sink for TacticalLister<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: u8, targets: u64, kind: u8) {
+        let targets = match kind {
+            EN_PASSANT => targets,
+            CASTLE => 0,
+            _ => targets & self.enemy,
+        };
+        for to in targets.squares() {
+            self.moves.push(Move::simple(from, to, kind));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: u64, delta: i8, kind: u8) {
+        // Pushes (and double pushes) go to empty squares: only captures remain.
+        Lister(self.moves).pawns(targets & self.enemy, delta, kind);
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: u64, delta: i8) {
+        Lister(self.moves).promotions(targets, delta);
+    }
+}
+
 impl Chess {
     /// The pieces of `them` attacking `sq` with occupancy `occupied`.
     #[inline(always)]

@@ -281,7 +281,11 @@ impl Game for Duck {
         }
 
         self.castling &= CASTLE_KEEP[from as usize] & CASTLE_KEEP[to as usize];
-        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
+        self.halfmove = if reset_clock {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         self.ep = if kind == DOUBLE_STEP {
             (from + to) / 2
         } else {
@@ -289,7 +293,7 @@ impl Game for Duck {
         };
         self.duck = bit(mv.extra());
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
         self.hash ^= KEYS[SIDE_KEY]

@@ -254,13 +254,13 @@ impl Game for Skak {
             self.hash ^= piece_key(them, captured, to);
             self.halfmove = 0;
         } else {
-            self.halfmove += 1;
+            self.halfmove = self.halfmove.saturating_add(1);
         }
         self.kinds[kind] ^= from_bit | to_bit;
         self.colors[us] ^= from_bit | to_bit;
         self.hash ^= piece_key(us, kind, from) ^ piece_key(us, kind, to) ^ ZOBRIST[SIDE_KEY_INDEX];
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
     }
