@@ -743,9 +743,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                             }
                         } else if singular_beta >= beta {
                             // Multi-cut: more than one move beats beta.
-                            return self
-                                .unwind(ply, picker, quiets, captures)
-                                .max(singular_beta);
+                            self.unwind(ply, picker, quiets, captures);
+                            return singular_beta;
                         } else if tt_score >= beta || cut_node {
                             extension = -1;
                         }
