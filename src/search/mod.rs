@@ -232,6 +232,8 @@ impl Shared {
     }
 
     /// Takes the statistics of `count` threads out (made fresh where missing) for a search.
+    /// Searches on one `Shared` run one at a time (the UCI loop, every tool); a second one at
+    /// once would only start from fresh statistics.
     fn take_thread_data(&self, count: usize) -> Vec<ThreadData> {
         let mut data = std::mem::take(&mut *self.thread_data());
         data.resize_with(count.max(data.len()), ThreadData::default);
