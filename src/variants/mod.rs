@@ -7,6 +7,7 @@ pub mod jetan;
 pub mod skak;
 
 pub mod pst8;
+pub mod see8;
 pub mod terms;
 
 pub use chaturanga::Chaturanga;

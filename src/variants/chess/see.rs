@@ -33,6 +33,7 @@ use super::eval::VALUES;
 use super::{Chess, BISHOP, CASTLE, EN_PASSANT, KING, KNIGHT, PAWN, PROMOTION, QUEEN, ROOK};
 use crate::core::attacks8::{self, bishop, rook};
 use crate::core::Move;
+use crate::variants::see8::Exchange;
 
 /// Thresholds are clamped to this: far beyond any balance (a king and all the material of
 /// both sides), so clamping changes no answer and the sums cannot overflow.
@@ -117,60 +118,24 @@ impl Chess {
         self.exchange(to, occupied, balance, on_square, mover == KING)
     }
 
-    /// The captures on `to` after the first move: the other side is to capture, standing
-    /// badly (`balance`, from the first mover's side, is at least 0); `on_square` is the
-    /// value of the piece there, `king_on_square` whether it is a king.
+    /// The captures on `to` after the first move (the shared loop of `see8`).
     #[inline(always)]
     fn exchange(
         &self,
         to: u8,
-        mut occupied: u64,
-        mut balance: i32,
-        mut on_square: i32,
-        mut king_on_square: bool,
+        occupied: u64,
+        balance: i32,
+        on_square: i32,
+        king_on_square: bool,
     ) -> bool {
-        let p = &self.pieces;
-        let diagonal = p[BISHOP] | p[QUEEN];
-        let straight = p[ROOK] | p[QUEEN];
-        let promotes = (1u64 << to) & LAST_RANKS != 0;
-        let mut attackers = self.attackers_of_both(to, occupied);
-        let first = self.side.index();
-        let mut side = first ^ 1;
-        loop {
-            let own = attackers & occupied & self.colors[side];
-            if own == 0 {
-                break; // it cannot capture: it loses where it stands
-            }
-            let mut kind = PAWN;
-            while kind < KING && own & p[kind] == 0 {
-                kind += 1;
-            }
-            let pieces = own & p[kind];
-            let capturer = pieces & pieces.wrapping_neg();
-            let promotion = if kind == PAWN && promotes {
-                QUEEN_PROMOTION
-            } else {
-                0
-            };
-            let gain = on_square + promotion;
-            balance += if side == first { gain } else { -gain };
-            if king_on_square || (balance >= 0) != (side == first) {
-                // A king was taken, or the capture did not save the capturer's side: the
-                // other side stops (or the game is over) and the balance stands.
-                break;
-            }
-            on_square = VALUES[kind] + promotion;
-            king_on_square = kind == KING;
-            occupied ^= capturer;
-            if matches!(kind, PAWN | BISHOP | QUEEN | KING) {
-                attackers |= bishop(to, occupied) & diagonal;
-            }
-            if matches!(kind, ROOK | QUEEN | KING) {
-                attackers |= rook(to, occupied) & straight;
-            }
-            side ^= 1;
-        }
-        balance >= 0
+        let exchange = Exchange {
+            pieces: &self.pieces,
+            colors: self.colors,
+            values: &VALUES,
+            first: self.side.index(),
+        };
+        let attackers = self.attackers_of_both(to, occupied);
+        exchange.holds(to, occupied, attackers, balance, on_square, king_on_square)
     }
 }
 

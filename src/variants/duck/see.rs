@@ -41,6 +41,7 @@ use super::{bit, Duck, BISHOP, CASTLE, EN_PASSANT, KING, KNIGHT, PAWN, QUEEN, RO
 use crate::core::attacks8::PAWN_ATTACKS;
 use crate::core::attacks8::{bishop, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
 use crate::core::{Color, Move};
+use crate::variants::see8::Exchange;
 
 /// Thresholds are clamped to this: far beyond any balance, so clamping changes no answer
 /// and the sums cannot overflow.
@@ -133,65 +134,28 @@ impl Duck {
         )
     }
 
-    /// The captures on `to` after the turn: the other side is to capture, standing badly
-    /// (`balance`, from the first mover's side, is at least 0); `occupied` holds the pieces
-    /// and the `duck`, `on_square` is the value of the piece on `to`, `king_on_square`
-    /// whether it is a king.
+    /// The captures on `to` after the turn (the shared loop of `see8`); `occupied` holds the
+    /// pieces and the `duck`.
     #[inline(always)]
     fn exchange(
         &self,
         to: u8,
-        mut occupied: u64,
+        occupied: u64,
         duck: u64,
-        mut balance: i32,
-        mut on_square: i32,
-        mut king_on_square: bool,
+        balance: i32,
+        on_square: i32,
+        king_on_square: bool,
     ) -> bool {
-        let p = &self.pieces;
-        let diagonal = p[BISHOP] | p[QUEEN];
-        let straight = p[ROOK] | p[QUEEN];
-        let promotes = bit(to) & LAST_RANKS != 0;
-        let mut attackers = self.attackers_of_both(to, occupied);
         // The boards still have the moved piece (and an en-passant victim) where the duck
         // may now stand: the duck's square holds no attacker.
-        let colors = [self.colors[0] & !duck, self.colors[1] & !duck];
-        let first = self.side.index();
-        let mut side = first ^ 1;
-        loop {
-            let own = attackers & occupied & colors[side];
-            if own == 0 {
-                break; // it cannot capture: it loses where it stands
-            }
-            let mut kind = PAWN;
-            while kind < KING && own & p[kind] == 0 {
-                kind += 1;
-            }
-            let pieces = own & p[kind];
-            let capturer = pieces & pieces.wrapping_neg();
-            let promotion = if kind == PAWN && promotes {
-                QUEEN_PROMOTION
-            } else {
-                0
-            };
-            let gain = on_square + promotion;
-            balance += if side == first { gain } else { -gain };
-            if king_on_square || (balance >= 0) != (side == first) {
-                // A king was taken (the game is over), or the capture did not save the
-                // capturer's side: the other side stops, and the balance stands.
-                break;
-            }
-            on_square = VALUES[kind] + promotion;
-            king_on_square = kind == KING;
-            occupied ^= capturer;
-            if matches!(kind, PAWN | BISHOP | QUEEN | KING) {
-                attackers |= bishop(to, occupied) & diagonal;
-            }
-            if matches!(kind, ROOK | QUEEN | KING) {
-                attackers |= rook(to, occupied) & straight;
-            }
-            side ^= 1;
-        }
-        balance >= 0
+        let exchange = Exchange {
+            pieces: &self.pieces,
+            colors: [self.colors[0] & !duck, self.colors[1] & !duck],
+            values: &VALUES,
+            first: self.side.index(),
+        };
+        let attackers = self.attackers_of_both(to, occupied);
+        exchange.holds(to, occupied, attackers, balance, on_square, king_on_square)
     }
 }
 
