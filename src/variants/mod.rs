@@ -8,6 +8,8 @@ pub mod skak;
 
 pub mod pst8;
 pub mod see8;
+#[cfg(test)]
+mod see_checks;
 pub mod terms;
 
 pub use chaturanga::Chaturanga;

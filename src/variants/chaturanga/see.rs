@@ -462,35 +462,9 @@ mod tests {
 
     #[test]
     fn see_is_monotone_in_the_threshold_in_random_games() {
-        let thresholds = thresholds();
-        let mut moves = Vec::new();
-        let mut checked = 0;
-        for game in 0..24 {
-            let mut rng = Rng::new(0x5EE_C4A7, game);
-            let mut pos =
-                Chaturanga::from_fen(Chaturanga::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-            for _ply in 0..120 {
-                pos.generate(&mut moves);
-                if moves.is_empty() || pos.rule_draw().is_some() {
-                    break;
-                }
-                for &mv in moves.iter().filter(|&&m| pos.is_tactical(m)) {
-                    let results: Vec<bool> =
-                        thresholds.iter().map(|&t| pos.see_ge(mv, t)).collect();
-                    let first_false = results.iter().position(|&r| !r).unwrap_or(results.len());
-                    assert!(
-                        first_false > 0 && results[first_false..].iter().all(|&r| !r),
-                        "not monotone: {} {}",
-                        pos.fen(),
-                        pos.move_text(mv)
-                    );
-                    assert!(!results[results.len() - 1]);
-                    checked += 1;
-                }
-                let mv = moves[rng.below(moves.len())];
-                pos.play(mv);
-            }
-        }
-        assert!(checked > 500, "only {checked} captures checked");
+        crate::variants::see_checks::assert_see_monotone_in_random_games::<Chaturanga>(
+            0x5EE_C4A7,
+            &thresholds(),
+        );
     }
 }
