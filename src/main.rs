@@ -57,6 +57,10 @@ enum Command {
         /// The address to listen on; 127.0.0.1 keeps the board on this machine.
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
+        /// Also answer requests addressed to this host name (repeatable); IP addresses,
+        /// `localhost` and `--host` always are. Other names are refused (DNS rebinding).
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_host: Vec<String>,
     },
     /// Search every position of a FEN list or EPD file and write one record per position
     /// (JSON lines or CSV); EPD `bm`/`am` lines are judged and the solved ones counted.
@@ -183,7 +187,11 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Serve { port, host }) => match thoat::tools::serve::run(&host, port) {
+        Some(Command::Serve {
+            port,
+            host,
+            allow_host,
+        }) => match thoat::tools::serve::run(&host, port, &allow_host) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("thoat: {e}");

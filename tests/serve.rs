@@ -408,3 +408,57 @@ fn games_in_memory_are_bounded() {
         200
     );
 }
+
+/// DNS rebinding: a page whose own name resolves to this machine sends its name as `Host`;
+/// a page elsewhere names itself in `Origin`. Neither may read or drive the API.
+#[test]
+fn foreign_hosts_and_cross_origin_requests_are_refused() {
+    let addr = server();
+    let port = addr.port();
+    let send = |method: &str, path: &str, headers: &str, body: &str| {
+        let text = format!(
+            "{method} {path} HTTP/1.1\r\n{headers}Connection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        raw_to(addr, text.as_bytes())
+    };
+    let create = r#"{"variant": "skak", "fen": null, "human": "w"}"#;
+
+    let (status, _, body) = send("GET", "/api/variants", "Host: evil.example\r\n", "");
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("evil.example"), "{body}");
+    let (status, _, body) = send(
+        "POST",
+        "/api/games",
+        &format!("Host: rebound.example:{port}\r\nOrigin: http://rebound.example:{port}\r\n"),
+        create,
+    );
+    assert_eq!(status, 403, "{body}");
+    let (status, _, body) = send(
+        "POST",
+        "/api/games",
+        &format!("Host: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n"),
+        create,
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("cross-origin"), "{body}");
+    let (status, _, body) = send("GET", "/", "", "");
+    assert_eq!(status, 403, "no Host: {body}");
+
+    // The board's own page, and clients that send no Origin, are answered.
+    let (status, _, body) = send(
+        "POST",
+        "/api/games",
+        &format!("Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"),
+        create,
+    );
+    assert_eq!(status, 201, "{body}");
+    let (status, _, body) = send(
+        "GET",
+        "/api/variants",
+        &format!("Host: localhost:{port}\r\n"),
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+}

@@ -10,10 +10,12 @@
 //!
 //! [`PgnGame`]: crate::tools::pgn::PgnGame
 
+pub mod guard;
 pub mod session;
 
 use crate::core::Color;
 use crate::variants::Variant;
+use guard::Guard;
 use serde_json::{json, Value};
 use session::{new_session, Session, Strength};
 use std::collections::HashMap;
@@ -351,16 +353,28 @@ fn query_value(query: &str, key: &str) -> Option<String> {
 pub struct Server {
     http: Arc<tiny_http::Server>,
     app: Arc<App>,
+    guard: Arc<Guard>,
 }
 
 impl Server {
-    /// Listens on `host:port` (port 0: any free port).
+    /// Listens on `host:port` (port 0: any free port), answering requests addressed to an IP
+    /// literal, `localhost` or `host` (see [`guard`]).
     pub fn bind(host: &str, port: u16) -> Result<Server, String> {
+        Server::bind_allowing(host, port, &[])
+    }
+
+    /// As [`Server::bind`], answering also requests addressed to the names in `allowed_hosts`.
+    pub fn bind_allowing(
+        host: &str,
+        port: u16,
+        allowed_hosts: &[String],
+    ) -> Result<Server, String> {
         let http = tiny_http::Server::http((host, port))
             .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
         Ok(Server {
             http: Arc::new(http),
             app: Arc::new(App::new()),
+            guard: Arc::new(Guard::new(host, allowed_hosts)),
         })
     }
 
@@ -375,7 +389,8 @@ impl Server {
             .map(|_| {
                 let http = Arc::clone(&self.http);
                 let app = Arc::clone(&self.app);
-                std::thread::spawn(move || serve_requests(&http, &app))
+                let guard = Arc::clone(&self.guard);
+                std::thread::spawn(move || serve_requests(&http, &app, &guard))
             })
             .collect();
         for worker in workers {
@@ -384,17 +399,28 @@ impl Server {
     }
 }
 
-fn serve_requests(http: &tiny_http::Server, app: &App) {
+fn serve_requests(http: &tiny_http::Server, app: &App, guard: &Guard) {
     for mut request in http.incoming_requests() {
         let method = request.method().as_str().to_string();
         let url = request.url().to_string();
+        let header = |name: &'static str| {
+            request
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv(name))
+                .map(|h| h.value.as_str().to_string())
+        };
+        let allowed = guard.check(header("Host").as_deref(), header("Origin").as_deref());
         let body = read_body(&mut request);
         // The handler has no panicking path that we know of; if one is ever found, the
         // request still gets a 500 and the server goes on.
-        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            app.handle(&method, &url, body)
-        }))
-        .unwrap_or_else(|_| Reply::error(500, "internal error"));
+        let reply = match allowed {
+            Ok(()) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                app.handle(&method, &url, body)
+            }))
+            .unwrap_or_else(|_| Reply::error(500, "internal error")),
+            Err(reason) => Reply::error(403, reason),
+        };
         log::debug!("{method} {url} -> {}", reply.status);
         let mut response =
             tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
@@ -436,9 +462,10 @@ fn read_body(request: &mut tiny_http::Request) -> Result<Vec<u8>, Reply> {
     Ok(body)
 }
 
-/// `thoat serve`: listens on `host:port` and serves until the process ends.
-pub fn run(host: &str, port: u16) -> Result<(), String> {
-    let server = Server::bind(host, port)?;
+/// `thoat serve`: listens on `host:port` and serves until the process ends; requests addressed
+/// to other names than an IP, `localhost`, `host` and `allowed_hosts` are refused.
+pub fn run(host: &str, port: u16, allowed_hosts: &[String]) -> Result<(), String> {
+    let server = Server::bind_allowing(host, port, allowed_hosts)?;
     match server.addr() {
         Some(addr) => println!("thoat serve: open http://{addr}/ in a browser"),
         None => println!("thoat serve: listening on {host}:{port}"),
