@@ -54,8 +54,26 @@ pub struct MatchReport {
     pub tally: Tally,
     /// How many games ended for each reason.
     pub terminations: BTreeMap<String, u32>,
-    /// The SPRT verdict, if an SPRT was run.
+    /// The SPRT verdict, if an SPRT was run. Once a bound is crossed it stays: the games
+    /// still being played at that moment are counted in the tally but cannot undo it (as in
+    /// fishtest and cutechess-cli).
     pub verdict: Option<SprtVerdict>,
+    /// The games played and the log-likelihood ratio when a bound was crossed.
+    pub decided_at: Option<(u32, f64)>,
+}
+
+impl MatchReport {
+    /// Records the SPRT's verdict after a game; returns whether the match should stop.
+    fn record_verdict(&mut self, sprt: &Sprt) -> bool {
+        if self.decided_at.is_none() {
+            let verdict = sprt.verdict(&self.tally);
+            self.verdict = Some(verdict);
+            if verdict != SprtVerdict::Continue {
+                self.decided_at = Some((self.tally.games(), sprt.llr(&self.tally)));
+            }
+        }
+        self.decided_at.is_some()
+    }
 }
 
 impl MatchConfig {
@@ -283,9 +301,7 @@ pub fn run(config: MatchConfig, out: &mut impl Write) -> Result<MatchReport, Str
                     eprintln!("{line}");
                 }
                 if let Some(sprt) = &config.sprt {
-                    let verdict = sprt.verdict(&report.tally);
-                    report.verdict = Some(verdict);
-                    if verdict != SprtVerdict::Continue {
+                    if report.record_verdict(sprt) {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -335,10 +351,16 @@ fn write_summary(
     }
     if let Some(sprt) = &config.sprt {
         let (lower, upper) = sprt.bounds();
-        let verdict = match report.verdict {
+        let hypothesis = match report.verdict {
             Some(SprtVerdict::H1) => "H1 accepted",
             Some(SprtVerdict::H0) => "H0 accepted",
             _ => "no decision",
+        };
+        let verdict = match report.decided_at {
+            Some((games, llr)) if games < t.games() => {
+                format!("{hypothesis} after {games} games (llr {llr:.2}; the games in flight then are counted above)")
+            }
+            _ => hypothesis.to_string(),
         };
         writeln!(
             out,
@@ -360,3 +382,29 @@ fn write_summary(
 
 /// The default time-forfeit grace: small, but enough for a busy machine's scheduling.
 pub const DEFAULT_GRACE: Duration = Duration::from_millis(100);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A match stops when the SPRT crosses a bound; the games still in flight then may pull
+    /// the ratio back inside, but the decision stays (the report said "no decision" before).
+    #[test]
+    fn an_sprt_decision_stays_when_the_games_in_flight_come_in() {
+        let words: Vec<String> = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"]
+            .map(String::from)
+            .to_vec();
+        let sprt = Sprt::parse(&words).expect("valid");
+        let mut report = MatchReport::default();
+        while !report.record_verdict(&sprt) {
+            report.tally.wins += 1;
+        }
+        let stopped_at = report.tally.games();
+        // The games in flight are lost: the ratio falls back inside the bounds.
+        report.tally.losses += 2;
+        assert!(report.record_verdict(&sprt));
+        assert_eq!(sprt.verdict(&report.tally), SprtVerdict::Continue);
+        assert_eq!(report.verdict, Some(SprtVerdict::H1));
+        assert_eq!(report.decided_at.map(|(games, _)| games), Some(stopped_at));
+    }
+}
