@@ -1,11 +1,9 @@
 //! The UCI protocol loop. Commands are matched on their tokens; every malformed or illegal
 //! input is answered with one `info string error: ...` line and leaves the state unchanged.
 
-use crate::core::game::{parse_move, GameState};
-use crate::core::{Color, Game, Move};
+use crate::core::{Game, Move};
 use crate::search::{search, Clock, EvalMode, Limits, Reporter, Settings, Shared, MAX_PLY};
-use crate::tools::perft::{run_divide, PerftReport};
-use crate::variants::Variant;
+use crate::variants::{AnyGame, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,104 +21,6 @@ pub const MAX_HASH_MB: usize = 16_384;
 pub const DEFAULT_CONTEMPT: i32 = 25;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;
-
-/// The game being played, whichever of the five it is.
-#[derive(Clone)]
-pub enum AnyGame {
-    /// Standard chess.
-    Chess(GameState<crate::variants::Chess>),
-    /// Duck chess.
-    Duck(GameState<crate::variants::Duck>),
-    /// Chaturanga.
-    Chaturanga(GameState<crate::variants::Chaturanga>),
-    /// Skak.
-    Skak(GameState<crate::variants::Skak>),
-    /// Jetan.
-    Jetan(GameState<crate::variants::Jetan>),
-}
-
-/// Runs `$body` with `$g` bound to the `GameState` inside an [`AnyGame`].
-macro_rules! on_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            AnyGame::Chess($g) => $body,
-            AnyGame::Duck($g) => $body,
-            AnyGame::Chaturanga($g) => $body,
-            AnyGame::Skak($g) => $body,
-            AnyGame::Jetan($g) => $body,
-        }
-    };
-}
-
-impl AnyGame {
-    /// Builds a game of `variant` from a FEN (`None`: the start position) and a list of moves.
-    pub fn from_setup(
-        variant: Variant,
-        fen: Option<&str>,
-        moves: &[&str],
-    ) -> Result<AnyGame, String> {
-        fn build<G: Game>(fen: Option<&str>, moves: &[&str]) -> Result<GameState<G>, String> {
-            let fen = fen.unwrap_or(G::START_FEN);
-            let position = G::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-            let mut game = GameState::new(position);
-            for text in moves {
-                game.play_text(text)?;
-            }
-            Ok(game)
-        }
-        Ok(match variant {
-            Variant::Chess => AnyGame::Chess(build(fen, moves)?),
-            Variant::Duck => AnyGame::Duck(build(fen, moves)?),
-            Variant::Chaturanga => AnyGame::Chaturanga(build(fen, moves)?),
-            Variant::Skak => AnyGame::Skak(build(fen, moves)?),
-            Variant::Jetan => AnyGame::Jetan(build(fen, moves)?),
-        })
-    }
-
-    /// The FEN of the current position.
-    pub fn fen(&self) -> String {
-        on_game!(self, g => g.position.fen())
-    }
-
-    /// Board, FEN, hash and game state as text (the `d` command).
-    pub fn describe(&self) -> String {
-        on_game!(self, g => {
-            let mut text = g.position.board_text();
-            text.push_str(&format!("Fen: {}\n", g.position.fen()));
-            text.push_str(&format!("Key: {:016X}\n", g.position.hash()));
-            match g.result() {
-                Some(r) => text.push_str(&format!("Result: {} ({})\n", r.pgn(), r.reason)),
-                None => text.push_str("Result: *\n"),
-            }
-            text
-        })
-    }
-
-    /// Perft divide of the current position.
-    pub fn perft(
-        &self,
-        depth: u32,
-        threads: usize,
-        out: &mut impl Write,
-    ) -> std::io::Result<PerftReport> {
-        on_game!(self, g => run_divide(&g.position, depth, threads, out))
-    }
-
-    /// Checks that `text` is a legal move here (used by tests and the referee).
-    pub fn is_legal(&self, text: &str) -> bool {
-        on_game!(self, g => parse_move(&g.position, text).is_ok())
-    }
-
-    /// Parses move texts as legal moves of the current position.
-    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
-        on_game!(self, g => texts.iter().map(|t| parse_move(&g.position, t)).collect())
-    }
-
-    /// The side to move.
-    pub fn side_to_move(&self) -> Color {
-        on_game!(self, g => g.position.side_to_move())
-    }
-}
 
 /// Where the protocol writes: shared between the command loop and the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -196,14 +96,14 @@ impl Uci {
     /// A fresh session with a `Hash` of `hash_mb` MiB (the fuzzer starts thousands of
     /// sessions; zeroing the default table for each would cost more than the session).
     pub fn with_hash(out: Output, hash_mb: usize) -> Uci {
-        let variant = Variant::Chess;
+        let variant = Variant::default();
         let options = Options {
             hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
             ..Options::default()
         };
         Uci {
             variant,
-            game: start_position(variant),
+            game: AnyGame::start(variant),
             shared: Arc::new(Shared::new(options.hash_mb)),
             options,
             pool: None,
@@ -264,7 +164,7 @@ impl Uci {
             }
             ["ucinewgame", ..] => {
                 self.finish_search(true);
-                self.game = start_position(self.variant);
+                self.game = AnyGame::start(self.variant);
                 self.shared.clear();
                 Ok(())
             }
@@ -298,13 +198,13 @@ impl Uci {
     }
 
     fn uci_text(&self) -> String {
-        let variants: Vec<String> = crate::variants::NAMES
+        let variants: Vec<String> = Variant::names()
             .iter()
             .map(|n| format!("var {n}"))
             .collect();
         format!(
             "id name thoat {}\nid author the thoat authors\n\
-             option name UCI_Variant type combo default chess {}\n\
+             option name UCI_Variant type combo default {} {}\n\
              option name Hash type spin default 16 min 1 max {MAX_HASH_MB}\n\
              option name Threads type spin default 1 min 1 max {MAX_THREADS}\n\
              option name MultiPV type spin default 1 min 1 max 256\n\
@@ -314,6 +214,7 @@ impl Uci {
              option name Evaluation type combo default full var full var material var random\n\
              option name Contempt type spin default {DEFAULT_CONTEMPT} min -1000 max 1000\nuciok",
             env!("CARGO_PKG_VERSION"),
+            Variant::default(),
             variants.join(" ")
         )
     }
@@ -353,7 +254,7 @@ impl Uci {
                     self.shared.clear();
                 }
                 self.variant = variant;
-                self.game = start_position(variant);
+                self.game = AnyGame::start(variant);
             }
             "threads" => {
                 self.options.threads = number(1, MAX_THREADS as u64)? as usize;
@@ -484,8 +385,14 @@ impl Uci {
         let mut text = Vec::new();
         let report = self
             .game
-            .perft(depth, self.options.threads, &mut text)
-            .map_err(io_error)?;
+            .perft(
+                depth,
+                self.options.threads,
+                &AtomicBool::new(false),
+                &mut text,
+            )
+            .map_err(io_error)?
+            .expect("a perft that is never stopped finishes");
         send(&self.out, String::from_utf8_lossy(&text).trim_end());
         send(
             &self.out,
@@ -624,7 +531,7 @@ impl SearchJob {
     fn run(self) {
         let out = Arc::clone(&self.out);
         let report: Reporter = Arc::new(move |line: &str| send(&out, line));
-        let (best, ponder) = on_game!(&self.game, g => {
+        let (best, ponder) = crate::on_game!(&self.game, g => {
             let outcome = search(
                 g,
                 &self.limits,
@@ -668,11 +575,6 @@ fn parse_setoption(tokens: &[&str]) -> Result<(String, String), String> {
         return Err(usage());
     }
     Ok((name.join(" "), value))
-}
-
-fn start_position(variant: Variant) -> AnyGame {
-    // Every start FEN is a constant that the tests parse; failing here is a programming error.
-    AnyGame::from_setup(variant, None, &[]).expect("start FEN of every game parses")
 }
 
 fn io_error(e: std::io::Error) -> String {

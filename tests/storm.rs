@@ -16,8 +16,7 @@ use common::engine::Engine;
 use std::collections::VecDeque;
 use std::time::Duration;
 use thoat::tools::robust::fuzz::{mutate, seed_fens, well_formed_reply, Rng};
-use thoat::uci::AnyGame;
-use thoat::variants::Variant;
+use thoat::variants::{AnyGame, Variant};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -431,22 +430,13 @@ fn start(v: Variant) -> AnyGame {
 }
 
 fn legal_texts(game: &AnyGame) -> Vec<String> {
-    // Every move text that `is_legal` accepts, found through the move generator's divide.
-    let mut out = Vec::new();
-    let _ = game.perft(1, 1, &mut out);
-    String::from_utf8_lossy(&out)
-        .lines()
-        .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
-        .filter(|m| game.is_legal(m))
-        .collect()
+    game.legal_move_texts()
 }
 
+/// Whether a search here must find a move: in a game already decided (a king captured,
+/// the countdown, no legal move, a draw) `bestmove (none)` is allowed.
 fn has_moves(game: &AnyGame) -> bool {
-    !legal_texts(game).is_empty() && {
-        // A game already decided (king captured, countdown) has no moves either.
-        let d = game.describe();
-        d.contains("Result: *")
-    }
+    !game.is_over()
 }
 
 fn actions() -> usize {

@@ -4,8 +4,7 @@ mod common;
 
 use common::engine::Engine;
 use std::time::{Duration, Instant};
-use thoat::uci::AnyGame;
-use thoat::variants::Variant;
+use thoat::variants::{AnyGame, Variant};
 
 const LONG: Duration = Duration::from_secs(60);
 

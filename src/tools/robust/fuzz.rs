@@ -22,8 +22,8 @@
 use crate::core::game::parse_move;
 use crate::core::{Game, GameState};
 use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
-use crate::uci::{AnyGame, Output, Uci};
-use crate::variants::Variant;
+use crate::uci::{Output, Uci};
+use crate::variants::{AnyGame, Variant};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -36,7 +36,7 @@ pub const HANG_LIMIT: Duration = Duration::from_secs(20);
 /// What to fuzz.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
-    /// FEN parsing of all five games.
+    /// FEN parsing of every game.
     Fen,
     /// Move-text parsing against legal moves.
     Move,
@@ -62,36 +62,16 @@ pub struct FuzzReport {
 /// The fuzzer's seeded generator (kept under this name for the storm test and soak).
 pub use crate::core::rng::Rng;
 
-/// The perft suites, whose FENs are the fuzzer's seeds.
-const SUITES: [(Variant, &str); 5] = [
-    (
-        Variant::Chess,
-        include_str!("../../../positions/chess.perft"),
-    ),
-    (Variant::Duck, include_str!("../../../positions/duck.perft")),
-    (
-        Variant::Chaturanga,
-        include_str!("../../../positions/chaturanga.perft"),
-    ),
-    (Variant::Skak, include_str!("../../../positions/skak.perft")),
-    (
-        Variant::Jetan,
-        include_str!("../../../positions/jetan.perft"),
-    ),
-];
-
 /// The valid FENs of `variant`: its start position and every position of its perft suite.
 pub fn seed_fens(variant: Variant) -> Vec<String> {
     let mut fens = vec![crate::with_game!(variant, G => G::START_FEN.to_string())];
-    for (v, text) in SUITES {
-        if v == variant {
-            fens.extend(
-                text.lines()
-                    .filter_map(|l| l.trim().strip_prefix("epd "))
-                    .map(|f| f.trim().to_string()),
-            );
-        }
-    }
+    fens.extend(
+        variant
+            .perft_suite()
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("epd "))
+            .map(|f| f.trim().to_string()),
+    );
     fens
 }
 
@@ -376,7 +356,7 @@ fn one(check: impl FnOnce() -> Result<bool, String>) -> (u64, u64, Vec<String>) 
     }
 }
 
-/// One FEN input: a mutated seed FEN of a random game, tried on all five games.
+/// One FEN input: a mutated seed FEN of a random game, tried on every game.
 fn fuzz_fen(rng: &mut Rng) -> Result<bool, String> {
     let variant = *rng.pick(&Variant::ALL);
     let seeds = seed_fens(variant);
@@ -709,7 +689,7 @@ fn check_replies(
             match searches.pop_front() {
                 Some(game) => {
                     if mv == "(none)" {
-                        if reparse(&game, &game.fen()).is_ok() && any_moves(&game) {
+                        if reparse(&game, &game.fen()).is_ok() && !game.is_over() {
                             fail(format!(
                                 "bestmove (none) with legal moves in {}",
                                 game.fen()
@@ -728,29 +708,8 @@ fn check_replies(
     }
 }
 
-fn any_moves(game: &AnyGame) -> bool {
-    match game {
-        AnyGame::Chess(g) => g.result().is_none(),
-        AnyGame::Duck(g) => g.result().is_none(),
-        AnyGame::Chaturanga(g) => g.result().is_none(),
-        AnyGame::Skak(g) => g.result().is_none(),
-        AnyGame::Jetan(g) => g.result().is_none(),
-    }
-}
-
-/// The variant of a game.
-pub fn variant_of(game: &AnyGame) -> Variant {
-    match game {
-        AnyGame::Chess(_) => Variant::Chess,
-        AnyGame::Duck(_) => Variant::Duck,
-        AnyGame::Chaturanga(_) => Variant::Chaturanga,
-        AnyGame::Skak(_) => Variant::Skak,
-        AnyGame::Jetan(_) => Variant::Jetan,
-    }
-}
-
 fn reparse(game: &AnyGame, fen: &str) -> Result<AnyGame, String> {
-    AnyGame::from_setup(variant_of(game), Some(fen), &[])
+    AnyGame::from_setup(game.variant(), Some(fen), &[])
 }
 
 /// An independent reading of a `position` line: the FEN it must lead to, or an error.
@@ -766,7 +725,7 @@ fn expected_position(line: &str, before: &AnyGame) -> Result<String, String> {
         ["fen", f @ ..] if !f.is_empty() => Some(f.join(" ")),
         _ => return Err("usage".to_string()),
     };
-    AnyGame::from_setup(variant_of(before), fen.as_deref(), moves).map(|g| g.fen())
+    AnyGame::from_setup(before.variant(), fen.as_deref(), moves).map(|g| g.fen())
 }
 
 fn drain(sink: &Sink) -> Vec<String> {
@@ -779,19 +738,19 @@ fn drain(sink: &Sink) -> Vec<String> {
 
 /// A random command line, valid or nearly so, for the current game.
 fn command_line(rng: &mut Rng, game: &AnyGame) -> String {
-    let variant = variant_of(game);
-    let legal = legal_texts(game);
+    let variant = game.variant();
+    let legal = game.legal_move_texts();
     let some_moves = |rng: &mut Rng, game: &AnyGame| -> Vec<String> {
         // A random legal line from the current position.
         let mut g = game.clone();
         let mut texts = Vec::new();
         for _ in 0..rng.below(6) {
-            let l = legal_texts(&g);
+            let l = g.legal_move_texts();
             if l.is_empty() {
                 break;
             }
             let t = rng.pick(&l).clone();
-            match AnyGame::from_setup(variant_of(&g), Some(&g.fen()), &[t.as_str()]) {
+            match AnyGame::from_setup(g.variant(), Some(&g.fen()), &[t.as_str()]) {
                 Ok(next) => g = next,
                 Err(_) => break,
             }
@@ -826,7 +785,7 @@ fn command_line(rng: &mut Rng, game: &AnyGame) -> String {
         ),
         11 => format!(
             "setoption name UCI_Variant value {}",
-            rng.pick(&crate::variants::NAMES)
+            rng.pick(&Variant::ALL).name()
         ),
         12 => format!(
             "setoption name {} value {}",
@@ -877,7 +836,7 @@ fn command_line(rng: &mut Rng, game: &AnyGame) -> String {
 fn sanitize(line: &str, game: &AnyGame) -> String {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let mut out: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-    let max_perft = if variant_of(game) == Variant::Duck {
+    let max_perft = if game.variant() == Variant::Duck {
         1
     } else {
         2
@@ -918,21 +877,6 @@ fn sanitize(line: &str, game: &AnyGame) -> String {
         line.to_string() // unchanged: keep its original whitespace
     } else {
         out.join(" ")
-    }
-}
-
-fn legal_texts(game: &AnyGame) -> Vec<String> {
-    fn texts<G: Game>(g: &GameState<G>) -> Vec<String> {
-        let mut moves = Vec::new();
-        g.position.generate(&mut moves);
-        moves.iter().map(|&m| g.position.move_text(m)).collect()
-    }
-    match game {
-        AnyGame::Chess(g) => texts(g),
-        AnyGame::Duck(g) => texts(g),
-        AnyGame::Chaturanga(g) => texts(g),
-        AnyGame::Skak(g) => texts(g),
-        AnyGame::Jetan(g) => texts(g),
     }
 }
 

@@ -30,7 +30,7 @@ pub struct FuzzArgs {
 /// `thoat soak` arguments.
 #[derive(clap::Args, Debug)]
 pub struct SoakArgs {
-    /// The game; all five when absent.
+    /// The game; every game when absent.
     #[arg(long, short = 'v')]
     pub variant: Option<Variant>,
     /// Games per variant.
@@ -50,7 +50,7 @@ pub struct SoakArgs {
 /// `thoat latency` arguments.
 #[derive(clap::Args, Debug)]
 pub struct LatencyArgs {
-    /// The game; all five when absent.
+    /// The game; every game when absent.
     #[arg(long, short = 'v')]
     pub variant: Option<Variant>,
     /// `stop` and `isready` samples per game.

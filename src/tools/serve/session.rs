@@ -1,5 +1,5 @@
 //! One game on the board: the start position, the moves played, and everything the page
-//! asks of it, for any of the five games. Every rule question goes to the game's own code
+//! asks of it, for any of the games. Every rule question goes to the game's own code
 //! (`Game::generate`, `GameState::result`, the search); nothing here knows a rule.
 
 use crate::core::fen::parse_board;

@@ -35,6 +35,10 @@ use crate::core::fen::draw_board;
 use crate::core::zobrist::keys;
 use crate::core::{Color, Game, GameResult, Move};
 
+/// The depth `thoat bench` searches `positions/bench/duck.fen` to (with those positions, it
+/// fixes the bench signature).
+pub const BENCH_DEPTH: i32 = 10;
+
 /// Piece type indices into [`Duck::pieces`]; promotion codes reuse them (0 = none).
 const PAWN: usize = 0;
 const KNIGHT: usize = 1;
