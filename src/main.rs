@@ -171,7 +171,9 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some(Command::Fuzz(args)) => thoat::tools::robust::fuzz_main(&args),
+        Some(Command::Fuzz(args)) => {
+            thoat::tools::robust::fuzz_main(&args, &mut thoat::uci::fuzz::Lines::default())
+        }
         Some(Command::Soak(args)) => thoat::tools::robust::soak_main(&args),
         Some(Command::Latency(args)) => thoat::tools::robust::latency_main(&args),
         Some(Command::Bench { depth, threads }) => {

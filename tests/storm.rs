@@ -15,7 +15,8 @@ mod common;
 use common::engine::Engine;
 use std::collections::VecDeque;
 use std::time::Duration;
-use thoat::tools::robust::fuzz::{mutate, seed_fens, well_formed_reply, Rng};
+use thoat::tools::robust::fuzz::{mutate, seed_fens, Rng};
+use thoat::uci::fuzz::well_formed_reply;
 use thoat::variants::{AnyGame, Variant};
 
 const WAIT: Duration = Duration::from_secs(60);

@@ -1,6 +1,6 @@
 //! One-shot jobs on top of the rules and the search: bench, PGN, analyze, match, the
 //! robustness tools, the browser board and evaluation tuning. None of them knows the UCI
-//! loop (`crate::uci`), which is a front end like `main`: it may run them (`bench`), not
+//! loop (`uci`), which is a front end like `main`: it may run them (`bench`), not
 //! the other way round.
 
 pub mod analyze;

@@ -263,7 +263,7 @@ impl<G: SearchGame> Session for Board<G> {
         let shared = Shared::new(ENGINE_HASH_MB);
         let settings = Settings {
             // It plays a person: as in UCI play, it plays on for a win.
-            contempt: crate::uci::DEFAULT_CONTEMPT,
+            contempt: crate::search::DEFAULT_CONTEMPT,
             ..Settings::default()
         };
         // The search reports `info ... pv <moves>` lines; the last one holds the PV.

@@ -1,8 +1,15 @@
 //! The UCI protocol loop. Commands are matched on their tokens; every malformed or illegal
 //! input is answered with one `info string error: ...` line and leaves the state unchanged.
+//!
+//! A front end, like `main`: it may run tools (`bench`), and no tool uses it; its own
+//! fuzzer is [`fuzz`].
+
+pub mod fuzz;
 
 use crate::core::{Game, Move};
-use crate::search::{search, Clock, EvalMode, Limits, Reporter, Settings, Shared, MAX_PLY};
+use crate::search::{
+    search, Clock, EvalMode, Limits, Reporter, Settings, Shared, DEFAULT_CONTEMPT, MAX_PLY,
+};
 use crate::variants::{AnyGame, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,12 +20,6 @@ use std::thread::JoinHandle;
 pub const MAX_THREADS: usize = 256;
 /// The largest `Hash` in MiB.
 pub const MAX_HASH_MB: usize = 16_384;
-/// The engine's default contempt in play: a draw is worth a quarter pawn less than an even
-/// position, so it plays on for a win (Stockfish 9 to 11 played with 24). Measured in jetan,
-/// where the side that is behind can force a draw by taking the enemy Chief with a lesser
-/// piece: full evaluation against material only, both at 0 and both at 25, +138 and +182 Elo
-/// (README, Matches). Analysis (`thoat analyze`), `bench` and self-play data use 0.
-pub const DEFAULT_CONTEMPT: i32 = 25;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
