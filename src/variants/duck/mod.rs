@@ -135,6 +135,12 @@ pub struct Duck {
 }
 
 impl Duck {
+    /// The name of the square where the turn `mv` (a legal move of some position) puts the
+    /// duck, so that a board can show it without reading the move text.
+    pub fn duck_square(mv: Move) -> String {
+        crate::core::square_name(mv.extra() % 8, mv.extra() / 8)
+    }
+
     /// The piece type on `sq` (either colour), if any.
     #[inline]
     fn piece_at(&self, sq: u8) -> Option<usize> {
