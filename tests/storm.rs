@@ -258,9 +258,16 @@ impl Storm {
             let max = if self.variant == Variant::Duck { 1 } else { 2 };
             let line = format!("go perft {}", 1 + self.rng.below(max));
             self.send(&line);
-            let (errors, lines) = self.sync(0, true);
-            if errors != 0 || !lines.iter().any(|l| l.starts_with("Nodes searched: ")) {
-                self.fail(format!("{line}: {errors} errors, lines {lines:?}"));
+            // It runs on its own thread, as a search does: an `isready` may be answered
+            // before its divide comes.
+            let lines = self
+                .e
+                .read_until(|l| l.starts_with("Nodes searched: "), WAIT);
+            let (errors, _) = self.check(&lines, true);
+            let (more, rest) = self.sync(0, true);
+            let time_line = |l: &String| l.starts_with("info string perft time ") || l == "readyok";
+            if errors + more != 0 || !rest.iter().all(time_line) {
+                self.fail(format!("{line}: {errors} errors, lines {lines:?} {rest:?}"));
             }
             return;
         }

@@ -105,6 +105,8 @@ impl Lines {
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut uci = Uci::with_hash(out, 1);
             let mut searches: std::collections::VecDeque<AnyGame> = Default::default();
+            // `go perft` runs on its own thread: its divide may come with a later line.
+            let mut perfts = 0;
             let lines = (1 + rng.below(40) as u64).min(budget);
             let mut log = Vec::new();
             for n in 0..lines {
@@ -126,9 +128,12 @@ impl Lines {
                 let first = line.split_whitespace().next().unwrap_or("");
                 let perft = line.split_whitespace().any(|t| t == "perft");
                 let go_accepted = first == "go" && errors == 0 && !perft;
-                let free_text = matches!(first, "d" | "bench") || (first == "go" && perft);
+                let free_text = matches!(first, "d" | "bench");
                 if go_accepted {
                     searches.push_back(before.clone());
+                }
+                if first == "go" && perft && errors == 0 {
+                    perfts += 1;
                 }
                 if errors > 1 {
                     fail(format!("{errors} error lines: {replies:?}"));
@@ -155,14 +160,26 @@ impl Lines {
                     }
                 }
                 if !alive {
-                    check_replies(&mut replies, &mut searches, free_text, &mut fail);
+                    check_replies(
+                        &mut replies,
+                        &mut searches,
+                        &mut perfts,
+                        free_text,
+                        &mut fail,
+                    );
                     break;
                 }
                 if rng.below(4) != 0 {
                     uci.handle("stop");
                     replies.extend(drain(&sink));
                 }
-                check_replies(&mut replies, &mut searches, free_text, &mut fail);
+                check_replies(
+                    &mut replies,
+                    &mut searches,
+                    &mut perfts,
+                    free_text,
+                    &mut fail,
+                );
                 // The position must always be printable and parse back.
                 uci.handle("d");
                 let d = drain(&sink);
@@ -179,17 +196,28 @@ impl Lines {
                     .into_iter()
                     .filter(|l| l.starts_with("bestmove") || l.starts_with("info"))
                     .collect();
-                check_replies(&mut search_lines, &mut searches, false, &mut fail);
+                check_replies(
+                    &mut search_lines,
+                    &mut searches,
+                    &mut perfts,
+                    false,
+                    &mut fail,
+                );
             }
             uci.handle("stop");
             let mut rest = drain(&sink);
-            check_replies(&mut rest, &mut searches, false, &mut |what| {
+            check_replies(&mut rest, &mut searches, &mut perfts, false, &mut |what| {
                 failures.push(format!("at the end ({what}); session: {log:?}"))
             });
             if !searches.is_empty() {
                 failures.push(format!(
                     "{} searches never answered bestmove; session: {log:?}",
                     searches.len()
+                ));
+            }
+            if perfts != 0 {
+                failures.push(format!(
+                    "{perfts} go perft never answered after stop; session: {log:?}"
                 ));
             }
             sent = sent.max(1);
@@ -201,15 +229,23 @@ impl Lines {
     }
 }
 
-/// Checks reply lines: well formed (unless from `d`, `go perft` or `bench`), and each
+/// Checks reply lines: well formed (unless from `d` or `bench`, or the divide of one of
+/// `perfts` running `go perft`s, each ended by an `info string perft` line), and each
 /// `bestmove` legal in the position of the oldest unanswered search.
 fn check_replies(
     replies: &mut [String],
     searches: &mut std::collections::VecDeque<AnyGame>,
+    perfts: &mut usize,
     free_text: bool,
     fail: &mut impl FnMut(String),
 ) {
     for line in replies.iter() {
+        if *perfts > 0 && divide_line(line) {
+            if line.starts_with("info string perft") {
+                *perfts -= 1;
+            }
+            continue;
+        }
         if let Some(rest) = line.strip_prefix("bestmove ") {
             let mv = rest.split(' ').next().unwrap_or("");
             match searches.pop_front() {
@@ -232,6 +268,18 @@ fn check_replies(
             fail(format!("malformed reply {line:?}"));
         }
     }
+}
+
+/// Whether `line` is one of the lines `go perft` prints (RULES.md's divide, then its time
+/// or that it was stopped).
+fn divide_line(line: &str) -> bool {
+    let count = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    line.is_empty()
+        || line.starts_with("info string perft ")
+        || line.strip_prefix("Nodes searched: ").is_some_and(count)
+        || line
+            .split_once(": ")
+            .is_some_and(|(mv, n)| !mv.is_empty() && !mv.contains(' ') && count(n))
 }
 
 fn reparse(game: &AnyGame, fen: &str) -> Result<AnyGame, String> {
@@ -424,6 +472,22 @@ mod tests {
             "setoption name Hash value 99999"
         );
         assert_eq!(sanitize("bench 9", &chess), "bench 1");
+    }
+
+    #[test]
+    fn divide_shapes() {
+        for line in [
+            "e2e4: 20",
+            "e2e4,e4d5: 589",
+            "",
+            "Nodes searched: 400",
+            "info string perft stopped",
+        ] {
+            assert!(divide_line(line), "{line:?}");
+        }
+        for line in ["bestmove e2e4", "e2e4: x", "Nodes searched: ", "readyok"] {
+            assert!(!divide_line(line), "{line:?}");
+        }
     }
 
     #[test]

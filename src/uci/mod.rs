@@ -5,16 +5,14 @@
 //! fuzzer is [`fuzz`].
 
 pub mod fuzz;
+mod jobs;
 
-use crate::core::{Game, Move};
-use crate::search::{
-    search, Clock, EvalMode, Limits, Reporter, Settings, Shared, DEFAULT_CONTEMPT, MAX_PLY,
-};
+use crate::search::{Clock, EvalMode, Limits, Settings, Shared, DEFAULT_CONTEMPT, MAX_PLY};
 use crate::variants::{AnyGame, Variant};
+use jobs::{PerftJob, Running, SearchJob};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// The largest `Threads` value accepted.
 pub const MAX_THREADS: usize = 256;
@@ -65,16 +63,6 @@ impl Default for Options {
             contempt: DEFAULT_CONTEMPT,
         }
     }
-}
-
-/// A search running in the background.
-struct Running {
-    halt: Arc<AtomicBool>,
-    clock: Arc<Clock>,
-    /// Set by the search thread just before it prints `bestmove`: from then on a new `go`
-    /// is accepted (a GUI that has read `bestmove` may send `go` before the thread ended).
-    answered: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
 }
 
 /// The protocol state: the chosen game, the position, the options and any running search.
@@ -158,7 +146,9 @@ impl Uci {
             }
             ["ponderhit", ..] => {
                 if let Some(running) = &self.running {
-                    running.clock.ponderhit();
+                    if let Some(clock) = &running.clock {
+                        clock.ponderhit();
+                    }
                     running.handle.thread().unpark();
                 }
                 Ok(())
@@ -320,7 +310,7 @@ impl Uci {
         let request = parse_go(tokens)?;
         match &self.running {
             Some(running) if !running.answered.load(Ordering::SeqCst) => {
-                return Err("a search is already running; send 'stop' first".to_string());
+                return Err("a search or perft is already running; send 'stop' first".to_string());
             }
             Some(_) => self.finish_search(false),
             None => {}
@@ -355,7 +345,7 @@ impl Uci {
             .map_err(|e| format!("could not start the search thread: {e}"))?;
         self.running = Some(Running {
             halt,
-            clock,
+            clock: Some(clock),
             answered,
             handle,
         });
@@ -377,32 +367,34 @@ impl Uci {
         Ok(self.pool.clone())
     }
 
-    fn cmd_perft(&self, depth: &str) -> Result<(), String> {
+    /// Starts `go perft` on its own thread, as a search: `isready` is answered meanwhile,
+    /// `stop` (or any command that ends a search) stops it and `quit` ends the process.
+    fn cmd_perft(&mut self, depth: &str) -> Result<(), String> {
         let depth = depth
             .parse::<u32>()
             .ok()
             .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
             .ok_or_else(|| format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{depth}'"))?;
-        let mut text = Vec::new();
-        let report = self
-            .game
-            .perft(
-                depth,
-                self.options.threads,
-                &AtomicBool::new(false),
-                &mut text,
-            )
-            .map_err(io_error)?
-            .expect("a perft that is never stopped finishes");
-        send(&self.out, String::from_utf8_lossy(&text).trim_end());
-        send(
-            &self.out,
-            &format!(
-                "info string perft time {} ms nps {}",
-                report.millis,
-                report.nps()
-            ),
-        );
+        let halt = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let job = PerftJob {
+            game: self.game.clone(),
+            depth,
+            threads: self.options.threads,
+            halt: Arc::clone(&halt),
+            answered: Arc::clone(&answered),
+            out: Arc::clone(&self.out),
+        };
+        let handle = std::thread::Builder::new()
+            .name("perft".to_string())
+            .spawn(move || job.run())
+            .map_err(|e| format!("could not start the perft thread: {e}"))?;
+        self.running = Some(Running {
+            halt,
+            clock: None,
+            answered,
+            handle,
+        });
         Ok(())
     }
 
@@ -496,69 +488,6 @@ fn parse_go(tokens: &[&str]) -> Result<GoRequest, String> {
         limits,
         searchmoves,
     })
-}
-
-/// The texts of a best move and of the reply expected after it.
-fn move_pair_text<G: Game>(
-    position: &G,
-    best: Option<Move>,
-    reply: Option<Move>,
-) -> (Option<String>, Option<String>) {
-    let Some(best) = best else {
-        return (None, None);
-    };
-    let reply_text = reply.map(|r| {
-        let mut after = position.clone();
-        after.play(best);
-        after.move_text(r)
-    });
-    (Some(position.move_text(best)), reply_text)
-}
-
-/// Everything a background search needs, moved into its thread.
-struct SearchJob {
-    game: AnyGame,
-    limits: Limits,
-    settings: Settings,
-    clock: Arc<Clock>,
-    shared: Arc<Shared>,
-    pool: Option<Arc<rayon::ThreadPool>>,
-    halt: Arc<AtomicBool>,
-    answered: Arc<AtomicBool>,
-    out: Output,
-}
-
-impl SearchJob {
-    fn run(self) {
-        let out = Arc::clone(&self.out);
-        let report: Reporter = Arc::new(move |line: &str| send(&out, line));
-        let (best, ponder) = crate::on_game!(&self.game, g => {
-            let outcome = search(
-                g,
-                &self.limits,
-                &self.settings,
-                &self.clock,
-                &self.shared,
-                self.pool.as_deref(),
-                &report,
-            );
-            move_pair_text(&g.position, outcome.best, outcome.ponder)
-        });
-        // UCI: in infinite or ponder mode the best move waits for `stop` or `ponderhit`.
-        // `stop` and `ponderhit` unpark this thread, so the wait ends at once; the timeout
-        // is only a safety net.
-        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::SeqCst)
-        {
-            std::thread::park_timeout(std::time::Duration::from_millis(50));
-        }
-        let line = match (best, ponder) {
-            (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-            (Some(b), None) => format!("bestmove {b}"),
-            (None, _) => "bestmove (none)".to_string(),
-        };
-        self.answered.store(true, Ordering::SeqCst);
-        send(&self.out, &line);
-    }
 }
 
 /// Splits `name <name...> value <value...>` (names may contain spaces: `Move Overhead`).
