@@ -142,6 +142,43 @@ fn go_perft_runs_off_the_input_thread_and_stops() {
     );
 }
 
+/// Many threads cost nothing until they search, and forgetting what they learnt is cheap:
+/// `ucinewgame` and a change of game after a 256-thread search used to clear 256 history
+/// tables of 8 MiB each in place, seconds before `readyok`.
+#[test]
+fn many_threads_keep_isready_quick() {
+    let mut e = Engine::start();
+    let quick = |e: &mut Engine, command: &str, bound: Duration| {
+        let start = Instant::now();
+        e.send(command);
+        e.send("isready");
+        e.read_until(|l| l == "readyok", LONG);
+        let took = start.elapsed();
+        assert!(took < bound, "{command}: readyok after {took:?}");
+    };
+    quick(
+        &mut e,
+        "setoption name Threads value 256",
+        Duration::from_millis(500),
+    );
+    e.send("go depth 1");
+    e.bestmove(LONG);
+    quick(&mut e, "ucinewgame", Duration::from_secs(1));
+    e.send("go depth 1");
+    e.bestmove(LONG);
+    quick(
+        &mut e,
+        "setoption name UCI_Variant value skak",
+        Duration::from_secs(1),
+    );
+    quick(
+        &mut e,
+        "setoption name Threads value 1",
+        Duration::from_millis(500),
+    );
+    e.quit();
+}
+
 #[test]
 fn every_game_returns_legal_bestmoves_for_every_go_form() {
     let mut e = Engine::start();

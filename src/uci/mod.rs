@@ -250,6 +250,7 @@ impl Uci {
             "threads" => {
                 self.options.threads = number(1, MAX_THREADS as u64)? as usize;
                 self.pool = None;
+                self.shared.keep_threads(self.options.threads);
             }
             "hash" => {
                 let mb = number(1, MAX_HASH_MB as u64)? as usize;
