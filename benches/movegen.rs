@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
 use thoat::core::{Game, Move};
-use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+use thoat::variants::Variant;
 
 /// The FENs of a bench file (one per line) and of a perft suite (`epd <FEN>` lines).
 fn positions<G: Game>(bench: &str, perft: &str) -> Vec<G> {
@@ -51,31 +51,9 @@ fn bench_game<G: Game>(c: &mut Criterion, bench: &str, perft: &str) {
 
 fn movegen_benches(c: &mut Criterion) {
     thoat::core::attacks8::init();
-    bench_game::<Chess>(
-        c,
-        include_str!("../positions/bench/chess.fen"),
-        include_str!("../positions/chess.perft"),
-    );
-    bench_game::<Duck>(
-        c,
-        include_str!("../positions/bench/duck.fen"),
-        include_str!("../positions/duck.perft"),
-    );
-    bench_game::<Chaturanga>(
-        c,
-        include_str!("../positions/bench/chaturanga.fen"),
-        include_str!("../positions/chaturanga.perft"),
-    );
-    bench_game::<Skak>(
-        c,
-        include_str!("../positions/bench/skak.fen"),
-        include_str!("../positions/skak.perft"),
-    );
-    bench_game::<Jetan>(
-        c,
-        include_str!("../positions/bench/jetan.fen"),
-        include_str!("../positions/jetan.perft"),
-    );
+    for v in Variant::ALL {
+        thoat::with_game!(v, G => bench_game::<G>(c, v.bench_positions(), v.perft_suite()));
+    }
 }
 
 criterion_group!(benches, movegen_benches);

@@ -1,52 +1,44 @@
 //! Perft speed per game, reported as nodes/second (criterion "elements"/s).
-//! Single-threaded, last ply counted in bulk: the same measurement as `thoat perft`.
+//! Single-threaded, last ply counted in bulk: the same measurement as `thoat perft`. Each
+//! game's position is the first of its perft suite (`positions/<game>.perft`, the start
+//! position), at the first depth with at least [`MIN_NODES`] leaves.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
 use thoat::core::game::perft;
 use thoat::core::Game;
-use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+use thoat::variants::Variant;
 
-fn bench_game<G: Game>(c: &mut Criterion, positions: &[(&str, &str, u32)]) {
+/// Enough leaves that one run takes milliseconds, not microseconds, in every game.
+const MIN_NODES: u64 = 1_000_000;
+
+fn bench_game<G: Game>(c: &mut Criterion, suite: &str) {
     let mut group = c.benchmark_group(G::NAME);
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(8));
-    for &(name, fen, depth) in positions {
-        let pos = G::from_fen(fen).expect("bench FEN parses");
-        let nodes = perft(&pos, depth);
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_with_input(BenchmarkId::new(name, depth), &depth, |b, &d| {
-            b.iter(|| perft(&pos, d))
-        });
+    let fen = suite
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("epd "))
+        .expect("a perft suite has a position");
+    let pos = G::from_fen(fen.trim()).expect("suite FEN parses");
+    let (mut depth, mut nodes) = (1, perft(&pos, 1));
+    while nodes < MIN_NODES && depth < 12 {
+        depth += 1;
+        nodes = perft(&pos, depth);
     }
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_with_input(BenchmarkId::new("first", depth), &depth, |b, &d| {
+        b.iter(|| perft(&pos, d))
+    });
     group.finish();
 }
 
 fn perft_benches(c: &mut Criterion) {
     thoat::core::attacks8::init();
-    bench_game::<Chess>(
-        c,
-        &[
-            ("start", Chess::START_FEN, 5),
-            (
-                "kiwipete",
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                4,
-            ),
-        ],
-    );
-    bench_game::<Duck>(c, &[("start", Duck::START_FEN, 3)]);
-    bench_game::<Chaturanga>(
-        c,
-        &[(
-            "start-no-leap",
-            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-            5,
-        )],
-    );
-    bench_game::<Skak>(c, &[("start", Skak::START_FEN, 6)]);
-    bench_game::<Jetan>(c, &[("start", Jetan::START_FEN, 4)]);
+    for v in Variant::ALL {
+        thoat::with_game!(v, G => bench_game::<G>(c, v.perft_suite()));
+    }
 }
 
 criterion_group!(benches, perft_benches);

@@ -1,12 +1,13 @@
 //! Fixed-depth search speed per game: each bench position (`positions/bench/<game>.fen`)
-//! searched on one thread with a cleared 16 MiB table, as `thoat bench` does but shallower
-//! so that criterion can repeat it. Throughput is nodes/second (criterion "elements"/s).
+//! searched on one thread with a cleared 16 MiB table, as `thoat bench` does but
+//! [`SHALLOWER`] plies less deep so that criterion can repeat it. Throughput is nodes/second
+//! (criterion "elements"/s).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
 use thoat::core::GameState;
 use thoat::search::{search_quietly, Limits, SearchGame, Settings, Shared};
-use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+use thoat::variants::Variant;
 
 fn search_once<G: SearchGame>(game: &GameState<G>, depth: i32, shared: &Shared) -> u64 {
     let limits = Limits {
@@ -41,13 +42,16 @@ fn bench_game<G: SearchGame>(c: &mut Criterion, fens: &str, depth: i32) {
     group.finish();
 }
 
+/// How much shallower than `thoat bench` criterion searches, so that it can repeat each
+/// search many times.
+const SHALLOWER: i32 = 4;
+
 fn search_benches(c: &mut Criterion) {
     thoat::core::attacks8::init();
-    bench_game::<Chess>(c, include_str!("../positions/bench/chess.fen"), 9);
-    bench_game::<Duck>(c, include_str!("../positions/bench/duck.fen"), 6);
-    bench_game::<Chaturanga>(c, include_str!("../positions/bench/chaturanga.fen"), 10);
-    bench_game::<Skak>(c, include_str!("../positions/bench/skak.fen"), 12);
-    bench_game::<Jetan>(c, include_str!("../positions/bench/jetan.fen"), 7);
+    for v in Variant::ALL {
+        let depth = v.bench_depth() - SHALLOWER;
+        thoat::with_game!(v, G => bench_game::<G>(c, v.bench_positions(), depth));
+    }
 }
 
 criterion_group!(benches, search_benches);

@@ -228,18 +228,18 @@ fn clear_margin(best: i32, second: Option<i32>) -> bool {
     }
 }
 
-fn generate<G: SearchGame>(count: usize, seed: u64, depth: i32) {
+fn generate<G: SearchGame>(variant: Variant, count: usize, seed: u64, depth: i32) {
     let mut rng = Rng(seed | 1);
     let mut seen = std::collections::HashSet::new();
     let (mut in1, mut in2) = (Vec::new(), Vec::new());
     let quiet: Reporter = Arc::new(|_: &str| {});
     let mut games = 0;
-    let duck = G::NAME == "duck";
+    let duck = variant == Variant::Duck;
     let quota1 = count - count / 2;
     let quota2 = count / 2;
     // Chess: mates are rare in these games, so up to a quarter of each mate kind and the
     // rest material wins judged by Stockfish.
-    let chess = G::NAME == "chess";
+    let chess = variant == Variant::Chess;
     let (quota1, quota2, quota3) = if chess {
         (count / 4, count / 4, count)
     } else {
@@ -362,5 +362,5 @@ fn main() {
     let count: usize = args[1].parse().unwrap();
     let seed: u64 = args[2].parse().unwrap();
     let depth: i32 = args[3].parse().unwrap();
-    thoat::with_game!(variant, G => generate::<G>(count, seed, depth));
+    thoat::with_game!(variant, G => generate::<G>(variant, count, seed, depth));
 }

@@ -4,14 +4,14 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
-use thoat::uci::{AnyGame, Output, Uci};
-use thoat::variants::Variant;
+use thoat::uci::{Output, Uci};
+use thoat::variants::{AnyGame, Variant};
 
 #[derive(Parser)]
 #[command(
     name = "thoat",
     version,
-    about = "A chess-variant engine: jetan, duck, chaturanga, skak, chess (UCI)"
+    about = format!("A chess-variant engine over UCI: {}", Variant::names().join(", "))
 )]
 struct Cli {
     #[command(subcommand)]
@@ -22,8 +22,8 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree, split by root move.
     Perft {
-        /// The game: chess, duck, chaturanga, skak or jetan.
-        #[arg(long, short = 'v', default_value = "chess")]
+        /// The game.
+        #[arg(long, short = 'v', default_value_t)]
         variant: Variant,
         /// Start from this FEN instead of the start position.
         #[arg(long)]
@@ -49,7 +49,7 @@ enum Command {
         #[arg(long, short = 't', default_value_t = 1)]
         threads: usize,
     },
-    /// Serve a board in the browser for all five games (page and JSON API).
+    /// Serve a board in the browser for every game (page and JSON API).
     Serve {
         /// The TCP port (0: any free port; the address is printed).
         #[arg(long, default_value_t = 8080)]
@@ -91,8 +91,8 @@ enum Command {
 /// The arguments of `thoat analyze`.
 #[derive(clap::Args)]
 struct AnalyzeArgs {
-    /// The game: chess, duck, chaturanga, skak or jetan.
-    #[arg(long, short = 'v', default_value = "chess")]
+    /// The game.
+    #[arg(long, short = 'v', default_value_t)]
     variant: Variant,
     /// One FEN or EPD line per position (`-`: standard input).
     #[arg(long, short = 'i')]
@@ -158,8 +158,10 @@ fn main() -> ExitCode {
                 }
             };
             let mut out = std::io::stdout().lock();
-            let report = match game.perft(depth, threads.max(1), &mut out) {
-                Ok(report) => report,
+            let never = std::sync::atomic::AtomicBool::new(false);
+            let report = match game.perft(depth, threads.max(1), &never, &mut out) {
+                Ok(Some(report)) => report,
+                Ok(None) => unreachable!("a perft that is never stopped finishes"),
                 Err(e) => {
                     eprintln!("thoat: {e}");
                     return ExitCode::FAILURE;
@@ -173,7 +175,9 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some(Command::Fuzz(args)) => thoat::tools::robust::fuzz_main(&args),
+        Some(Command::Fuzz(args)) => {
+            thoat::tools::robust::fuzz_main(&args, &mut thoat::uci::fuzz::Lines::default())
+        }
         Some(Command::Soak(args)) => thoat::tools::robust::soak_main(&args),
         Some(Command::Latency(args)) => thoat::tools::robust::latency_main(&args),
         Some(Command::Bench { depth, threads }) => {

@@ -13,7 +13,7 @@ fn bench_is_deterministic_and_ends_with_the_total() {
     let text = String::from_utf8(first).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
-    for (line, game) in lines.iter().zip(thoat::variants::NAMES) {
+    for (line, game) in lines.iter().zip(thoat::variants::Variant::names()) {
         assert!(line.starts_with(&format!("{game}: depth 5 ")), "{line}");
     }
     let last: Vec<&str> = lines[5].split_whitespace().collect();

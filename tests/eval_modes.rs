@@ -10,7 +10,7 @@ use thoat::core::game::parse_move;
 use thoat::core::{Game, GameState};
 use thoat::search::{search_quietly, EvalMode, Limits, SearchGame, Settings, Shared};
 use thoat::tools::matches::openings::parse_openings;
-use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak, Variant};
+use thoat::variants::{Chess, Skak, Variant};
 
 fn score<G: SearchGame>(fen: &str, depth: i32, eval: EvalMode) -> i32 {
     let game = GameState::new(G::from_fen(fen).unwrap());
@@ -51,11 +51,9 @@ fn material_is_symmetric<G: SearchGame>(variant: Variant) {
 
 #[test]
 fn material_is_symmetric_in_every_book() {
-    material_is_symmetric::<Chess>(Variant::Chess);
-    material_is_symmetric::<Duck>(Variant::Duck);
-    material_is_symmetric::<Chaturanga>(Variant::Chaturanga);
-    material_is_symmetric::<Skak>(Variant::Skak);
-    material_is_symmetric::<Jetan>(Variant::Jetan);
+    for v in Variant::ALL {
+        thoat::with_game!(v, G => material_is_symmetric::<G>(v));
+    }
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! Malformed FENs of every game are rejected with a message, never a panic.
 
-use thoat::uci::AnyGame;
-use thoat::variants::Variant;
+use thoat::variants::{AnyGame, Variant};
 
 const BAD: &[(&str, &str, &str)] = &[
     ("chess", "", "empty"),

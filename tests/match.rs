@@ -5,8 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use thoat::core::{Color, GameState};
-use thoat::uci::AnyGame;
-use thoat::variants::Variant;
+use thoat::variants::{AnyGame, Variant};
 
 const THOAT: &str = env!("CARGO_BIN_EXE_thoat");
 

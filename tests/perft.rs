@@ -4,7 +4,6 @@ mod common;
 
 use thoat::core::game::perft;
 use thoat::core::Game;
-use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
 fn check_suite<G: Game>() {
     let mut failures = Vec::new();
@@ -28,27 +27,19 @@ fn check_suite<G: Game>() {
     );
 }
 
-#[test]
-fn chess_perft_suite() {
-    check_suite::<Chess>();
+/// One test per game of the list (`perft_suite::chess`, ...), so that they run side by
+/// side and a failure names its game.
+macro_rules! suite_tests {
+    ({} $($Variant:ident => $module:ident :: $Type:ident,)+) => {
+        $(
+            #[test]
+            fn $module() {
+                super::check_suite::<thoat::variants::$Type>();
+            }
+        )+
+    };
 }
 
-#[test]
-fn duck_perft_suite() {
-    check_suite::<Duck>();
-}
-
-#[test]
-fn chaturanga_perft_suite() {
-    check_suite::<Chaturanga>();
-}
-
-#[test]
-fn skak_perft_suite() {
-    check_suite::<Skak>();
-}
-
-#[test]
-fn jetan_perft_suite() {
-    check_suite::<Jetan>();
+mod perft_suite {
+    thoat::for_each_game!((suite_tests) {});
 }

@@ -6,20 +6,21 @@ use std::sync::mpsc::channel;
 use std::time::Duration;
 use thoat::core::{Game, GameState, Move};
 use thoat::search::{search_quietly, Limits, Outcome, SearchGame, Settings, Shared};
-use thoat::tools::robust::fuzz::{self, seed_fens, Target};
+use thoat::tools::robust::fuzz::{self, seed_fens};
 use thoat::tools::robust::soak::{self, SoakConfig};
+use thoat::uci::fuzz::Lines;
 use thoat::variants::{Duck, Variant};
 
 /// The three fuzz targets, a short run each (one test: the fuzzer's panic hook is global).
 #[test]
 fn fuzz_every_target_briefly_finds_nothing() {
-    for (target, n) in [
-        (Target::Fen, 6000),
-        (Target::Move, 6000),
-        (Target::Uci, 1500),
-    ] {
+    let (mut fens, mut moves, mut lines) = (fuzz::Fens, fuzz::MoveTexts, Lines::default());
+    let targets: [(&mut dyn fuzz::Inputs, u64); 3] =
+        [(&mut fens, 6000), (&mut moves, 6000), (&mut lines, 1500)];
+    for (inputs, n) in targets {
+        let target = inputs.target();
         let mut out = Vec::new();
-        let report = fuzz::run(target, n, 42, 0, &mut out).expect("fuzz output");
+        let report = fuzz::run(inputs, n, 42, 0, &mut out).expect("fuzz output");
         let text = String::from_utf8_lossy(&out);
         assert_eq!(report.inputs, n, "{text}");
         assert!(report.failures.is_empty(), "{text}");

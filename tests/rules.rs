@@ -7,7 +7,6 @@ mod common;
 use thoat::core::game::{parse_move, perft, GameState};
 use thoat::core::zobrist::splitmix64;
 use thoat::core::{Game, Move};
-use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
 /// The largest perft (by the suite's own count) used for the colour-flip comparison.
 const FLIP_NODE_LIMIT: u64 = 2_000_000;
@@ -101,42 +100,42 @@ fn random_games<G: Game>(games_per_position: usize, max_plies: usize) -> usize {
     plies
 }
 
+/// The same tests for every game of the list, in a module named after it (`chess::...`).
 macro_rules! game_tests {
-    ($module:ident, $G:ty) => {
-        mod $module {
-            use super::*;
+    ({} $($Variant:ident => $module:ident :: $Type:ident,)+) => {
+        $(
+            mod $module {
+                use super::*;
+                type G = thoat::variants::$Type;
 
-            #[test]
-            fn fen_round_trip() {
-                super::fen_round_trip::<$G>();
-            }
+                #[test]
+                fn fen_round_trip() {
+                    super::fen_round_trip::<G>();
+                }
 
-            #[test]
-            fn color_flip_symmetry() {
-                super::color_flip_symmetry::<$G>();
-            }
+                #[test]
+                fn color_flip_symmetry() {
+                    super::color_flip_symmetry::<G>();
+                }
 
-            #[test]
-            fn random_games_keep_hash_and_move_text() {
-                let plies = super::random_games::<$G>(20, 200);
-                assert!(plies > 1000, "only {plies} plies played");
-            }
+                #[test]
+                fn random_games_keep_hash_and_move_text() {
+                    let plies = super::random_games::<G>(20, 200);
+                    assert!(plies > 1000, "only {plies} plies played");
+                }
 
-            #[test]
-            fn garbage_moves_are_rejected() {
-                let pos = <$G>::from_fen(<$G>::START_FEN).unwrap();
-                for text in [
-                    "", "e2", "zz", "a0a1", "a1a1", "e2e4x", "k11k12", "e2e4,", "ä1ä2", "1e2e",
-                ] {
-                    assert!(parse_move(&pos, text).is_err(), "{text} accepted");
+                #[test]
+                fn garbage_moves_are_rejected() {
+                    let pos = G::from_fen(G::START_FEN).unwrap();
+                    for text in [
+                        "", "e2", "zz", "a0a1", "a1a1", "e2e4x", "k11k12", "e2e4,", "ä1ä2", "1e2e",
+                    ] {
+                        assert!(parse_move(&pos, text).is_err(), "{text} accepted");
+                    }
                 }
             }
-        }
+        )+
     };
 }
 
-game_tests!(chess, Chess);
-game_tests!(duck, Duck);
-game_tests!(chaturanga, Chaturanga);
-game_tests!(skak, Skak);
-game_tests!(jetan, Jetan);
+thoat::for_each_game!((game_tests) {});

@@ -15,9 +15,9 @@ mod common;
 use common::engine::Engine;
 use std::collections::VecDeque;
 use std::time::Duration;
-use thoat::tools::robust::fuzz::{mutate, seed_fens, well_formed_reply, Rng};
-use thoat::uci::AnyGame;
-use thoat::variants::Variant;
+use thoat::tools::robust::fuzz::{mutate, seed_fens, Rng};
+use thoat::uci::fuzz::well_formed_reply;
+use thoat::variants::{AnyGame, Variant};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -258,9 +258,16 @@ impl Storm {
             let max = if self.variant == Variant::Duck { 1 } else { 2 };
             let line = format!("go perft {}", 1 + self.rng.below(max));
             self.send(&line);
-            let (errors, lines) = self.sync(0, true);
-            if errors != 0 || !lines.iter().any(|l| l.starts_with("Nodes searched: ")) {
-                self.fail(format!("{line}: {errors} errors, lines {lines:?}"));
+            // It runs on its own thread, as a search does: an `isready` may be answered
+            // before its divide comes.
+            let lines = self
+                .e
+                .read_until(|l| l.starts_with("Nodes searched: "), WAIT);
+            let (errors, _) = self.check(&lines, true);
+            let (more, rest) = self.sync(0, true);
+            let time_line = |l: &String| l.starts_with("info string perft time ") || l == "readyok";
+            if errors + more != 0 || !rest.iter().all(time_line) {
+                self.fail(format!("{line}: {errors} errors, lines {lines:?} {rest:?}"));
             }
             return;
         }
@@ -431,22 +438,13 @@ fn start(v: Variant) -> AnyGame {
 }
 
 fn legal_texts(game: &AnyGame) -> Vec<String> {
-    // Every move text that `is_legal` accepts, found through the move generator's divide.
-    let mut out = Vec::new();
-    let _ = game.perft(1, 1, &mut out);
-    String::from_utf8_lossy(&out)
-        .lines()
-        .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
-        .filter(|m| game.is_legal(m))
-        .collect()
+    game.legal_move_texts()
 }
 
+/// Whether a search here must find a move: in a game already decided (a king captured,
+/// the countdown, no legal move, a draw) `bestmove (none)` is allowed.
 fn has_moves(game: &AnyGame) -> bool {
-    !legal_texts(game).is_empty() && {
-        // A game already decided (king captured, countdown) has no moves either.
-        let d = game.describe();
-        d.contains("Result: *")
-    }
+    !game.is_over()
 }
 
 fn actions() -> usize {

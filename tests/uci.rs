@@ -4,8 +4,8 @@ mod common;
 
 use common::engine::Engine;
 use std::time::{Duration, Instant};
-use thoat::uci::AnyGame;
-use thoat::variants::Variant;
+use thoat::uci::fuzz::well_formed_reply;
+use thoat::variants::{AnyGame, Variant};
 
 const LONG: Duration = Duration::from_secs(60);
 
@@ -96,6 +96,86 @@ fn go_perft_prints_the_divide() {
     assert_eq!(lines.last().unwrap(), "Nodes searched: 49");
     assert_eq!(lines.iter().filter(|l| l.contains(": 7")).count(), 7);
     assert_eq!(lines[lines.len() - 2], "");
+    e.quit();
+}
+
+/// `go perft` runs like a search, on its own thread: `isready` is answered at once while
+/// it counts, `stop` ends it with well-formed output (no divide), and `quit` ends the
+/// process. Skak perft 12 would take days.
+#[test]
+fn go_perft_runs_off_the_input_thread_and_stops() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value skak");
+    e.send("position startpos");
+    e.send("go perft 12");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    assert_eq!(
+        e.read_until(|l| l == "readyok", Duration::from_secs(2)),
+        ["readyok"]
+    );
+    let start = Instant::now();
+    e.send("stop");
+    let lines = e.sync();
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "stop took {:?}",
+        start.elapsed()
+    );
+    assert!(lines.iter().all(|l| well_formed_reply(l)), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    // A new perft after the stop counts in full.
+    e.send("go perft 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"), LONG);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 49");
+    e.send("go perft 12");
+    std::thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    e.quit();
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "quit took {:?}",
+        start.elapsed()
+    );
+}
+
+/// Many threads cost nothing until they search, and forgetting what they learnt is cheap:
+/// `ucinewgame` and a change of game after a 256-thread search used to clear 256 history
+/// tables of 8 MiB each in place, seconds before `readyok`.
+#[test]
+fn many_threads_keep_isready_quick() {
+    let mut e = Engine::start();
+    let quick = |e: &mut Engine, command: &str, bound: Duration| {
+        let start = Instant::now();
+        e.send(command);
+        e.send("isready");
+        e.read_until(|l| l == "readyok", LONG);
+        let took = start.elapsed();
+        assert!(took < bound, "{command}: readyok after {took:?}");
+    };
+    quick(
+        &mut e,
+        "setoption name Threads value 256",
+        Duration::from_millis(500),
+    );
+    e.send("go depth 1");
+    e.bestmove(LONG);
+    quick(&mut e, "ucinewgame", Duration::from_secs(1));
+    e.send("go depth 1");
+    e.bestmove(LONG);
+    quick(
+        &mut e,
+        "setoption name UCI_Variant value skak",
+        Duration::from_secs(1),
+    );
+    quick(
+        &mut e,
+        "setoption name Threads value 1",
+        Duration::from_millis(500),
+    );
     e.quit();
 }
 

@@ -2,6 +2,7 @@
 //! applies the result rules common to all games, and move-text parsing.
 
 use super::{split_move_squares, Color, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How a game ended: the winner (`None` for a draw) and the reason in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,13 +110,20 @@ pub trait Game: Clone + Send + Sync + 'static {
 }
 
 /// Perft: the number of leaf nodes of the legal move tree `depth` plies deep, the last ply
-/// counted in bulk. `buffers` holds one move list per ply and is grown as needed.
+/// counted in bulk.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-    perft_with(pos, depth, &mut buffers)
+    perft_until(pos, depth, &AtomicBool::new(false))
 }
 
-fn perft_with<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+/// [`perft`] that gives up, returning a meaningless count, once `stop` is set (`go perft`
+/// on its worker thread, `stop` from the protocol).
+pub(crate) fn perft_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> u64 {
+    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+    perft_with(pos, depth, &mut buffers, stop)
+}
+
+/// `buffers` holds one move list per ply.
+fn perft_with<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<Move>], stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -123,40 +131,19 @@ fn perft_with<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     if depth == 1 {
         return pos.count_moves(list);
     }
+    // Checked above the bulk-counted ply only: a stop is seen within microseconds, at a
+    // cost too small to measure.
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     pos.generate(list);
     let mut nodes = 0;
     for &mv in list.iter() {
         let mut child = pos.clone();
         child.play(mv);
-        nodes += perft_with(&child, depth - 1, rest);
+        nodes += perft_with(&child, depth - 1, rest, stop);
     }
     nodes
-}
-
-/// Perft split by root move (the `go perft` divide), in move-generation order. The root
-/// moves are shared among `threads` workers when `threads > 1`.
-pub fn perft_divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
-    let mut root = Vec::new();
-    pos.generate(&mut root);
-    let count_child = |mv: &Move| {
-        let mut child = pos.clone();
-        child.play(*mv);
-        (pos.move_text(*mv), perft(&child, depth.saturating_sub(1)))
-    };
-    if depth == 0 {
-        return Vec::new();
-    }
-    if threads <= 1 {
-        return root.iter().map(count_child).collect();
-    }
-    use rayon::prelude::*;
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| root.par_iter().map(count_child).collect()),
-        Err(e) => {
-            log::warn!("could not start {threads} perft threads ({e}); using one");
-            root.iter().map(count_child).collect()
-        }
-    }
 }
 
 /// Finds the legal move of `pos` whose text is `text`. A text that is not a move of this

@@ -6,6 +6,7 @@ pub mod bits;
 pub mod fen;
 pub mod game;
 pub mod moves;
+pub mod perft;
 pub mod rng;
 pub mod zobrist;
 

@@ -220,9 +220,16 @@ impl Shared {
     /// Forgets the table and every thread's statistics (`ucinewgame`, a new game).
     pub fn clear(&self) {
         self.tt.clear();
-        for data in self.thread_data().iter_mut() {
-            data.clear();
-        }
+        // Dropped, not zeroed: the next search makes fresh ones, which are the same as
+        // cleared ones, and their zero pages cost nothing until used. Zeroing 256 threads'
+        // tables (8 MiB each) in place took seconds.
+        self.thread_data().clear();
+    }
+
+    /// Keeps the statistics of at most `threads` threads (the `Threads` option): those of
+    /// threads that no longer search are only memory.
+    pub fn keep_threads(&self, threads: usize) {
+        self.thread_data().truncate(threads);
     }
 
     fn thread_data(&self) -> std::sync::MutexGuard<'_, Vec<ThreadData>> {
@@ -272,6 +279,14 @@ impl EvalMode {
         }
     }
 }
+
+/// The engine's default contempt in play (UCI `Contempt`, the browser board): a draw is
+/// worth a quarter pawn less than an even position, so it plays on for a win (Stockfish 9
+/// to 11 played with 24). Measured in jetan, where the side that is behind can force a draw
+/// by taking the enemy Chief with a lesser piece: full evaluation against material only,
+/// both at 0 and both at 25, +138 and +182 Elo (README, Matches). Analysis
+/// (`thoat analyze`), `bench` and self-play data use 0 ([`Settings::default`]).
+pub const DEFAULT_CONTEMPT: i32 = 25;
 
 /// Settings of one search that are not limits. The default is one thread, one line, the
 /// full evaluation and no contempt.
@@ -488,6 +503,22 @@ mod tests {
         let settings = Settings::default();
         assert_eq!((settings.threads, settings.multipv), (1, 1));
         assert_eq!((settings.eval, settings.contempt), (EvalMode::Full, 0));
+    }
+
+    /// Forgetting is dropping: nothing is kept to be zeroed later, and a lower `Threads`
+    /// keeps only the statistics of the threads that still search.
+    #[test]
+    fn clear_and_fewer_threads_keep_no_tables() {
+        let shared = Shared::new(1);
+        let retained = |shared: &Shared| shared.thread_data().len();
+        shared.return_thread_data(shared.take_thread_data(8));
+        assert_eq!(retained(&shared), 8);
+        shared.keep_threads(3);
+        assert_eq!(retained(&shared), 3);
+        shared.clear();
+        assert_eq!(retained(&shared), 0);
+        searched_once(&shared);
+        assert_eq!(retained(&shared), 1);
     }
 
     /// What a search learns stays for the next `go`; `clear` (`ucinewgame`) forgets it.

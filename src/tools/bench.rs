@@ -1,5 +1,5 @@
 //! `bench`: a fixed-depth, single-thread search of the positions in `positions/bench/` for
-//! every game. The node count is a signature of the search: it is the same on every run
+//! every game, each to its own depth ([`Variant::bench_depth`]). The node count is a signature of the search: it is the same on every run
 //! and changes only when the search or an evaluation changes.
 //!
 //! With more threads (`thoat bench --threads 2`) the same fixed-depth searches measure the
@@ -7,23 +7,10 @@
 
 use crate::core::GameState;
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
-use crate::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
+use crate::variants::Variant;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Each game's bench positions (one FEN per line) and its default depth.
-const SUITES: [(&str, &str, i32); 5] = [
-    ("chess", include_str!("../../positions/bench/chess.fen"), 13),
-    ("duck", include_str!("../../positions/bench/duck.fen"), 10),
-    (
-        "chaturanga",
-        include_str!("../../positions/bench/chaturanga.fen"),
-        14,
-    ),
-    ("skak", include_str!("../../positions/bench/skak.fen"), 18),
-    ("jetan", include_str!("../../positions/bench/jetan.fen"), 11),
-];
 
 /// The figures of one bench run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -92,16 +79,12 @@ pub fn run_threads(
     let pool = pool.as_ref();
     let start = Instant::now();
     let mut total = 0;
-    for (name, fens, default_depth) in SUITES {
-        let depth = depth.unwrap_or(default_depth);
+    for variant in Variant::ALL {
+        let name = variant.name();
+        let depth = depth.unwrap_or(variant.bench_depth());
+        let fens = variant.bench_positions();
         let game_start = Instant::now();
-        let result = match name {
-            "chess" => bench_game::<Chess>(fens, depth, threads, pool),
-            "duck" => bench_game::<Duck>(fens, depth, threads, pool),
-            "chaturanga" => bench_game::<Chaturanga>(fens, depth, threads, pool),
-            "skak" => bench_game::<Skak>(fens, depth, threads, pool),
-            _ => bench_game::<Jetan>(fens, depth, threads, pool),
-        };
+        let result = crate::with_game!(variant, G => bench_game::<G>(fens, depth, threads, pool));
         match result {
             Ok((nodes, probes, hits)) => {
                 let ms = game_start.elapsed().as_millis().max(1);

@@ -1,10 +1,11 @@
-//! One-shot jobs on top of the rules and the search: perft, bench, PGN, analyze, match,
-//! the robustness tools, the browser board and evaluation tuning.
+//! One-shot jobs on top of the rules and the search: bench, PGN, analyze, match, the
+//! robustness tools, the browser board and evaluation tuning. None of them knows the UCI
+//! loop (`uci`), which is a front end like `main`: it may run them (`bench`), not
+//! the other way round.
 
 pub mod analyze;
 pub mod bench;
 pub mod matches;
-pub mod perft;
 pub mod pgn;
 pub mod robust;
 pub mod serve;

@@ -56,8 +56,8 @@ impl clap::Args for EngineFlags {
 /// `thoat match` flags.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// The game: chess, duck, chaturanga, skak or jetan.
-    #[arg(long, short = 'v', default_value = "chess")]
+    /// The game.
+    #[arg(long, short = 'v', default_value_t)]
     pub variant: Variant,
     /// The `--engine` flags, each with its words.
     #[command(flatten)]
@@ -153,7 +153,7 @@ impl MatchArgs {
 #[derive(clap::Args, Debug)]
 pub struct OpeningsArgs {
     /// The game.
-    #[arg(long, short = 'v', default_value = "chess")]
+    #[arg(long, short = 'v', default_value_t)]
     pub variant: Variant,
     /// Positions to make (200: a 400-game match then plays each once with each colour).
     #[arg(long, default_value_t = 200)]

@@ -130,7 +130,9 @@ impl Engine {
             self.send(&format!("setoption name {name} value {value}"))
                 .map_err(|_| "it closed its input".to_string())?;
         }
-        if variant != "chess" {
+        // A UCI engine plays chess unless told otherwise, and one that only plays chess
+        // may have no UCI_Variant option at all.
+        if variant != crate::variants::Variant::Chess.name() {
             self.send(&format!("setoption name UCI_Variant value {variant}"))
                 .map_err(|_| "it closed its input".to_string())?;
         }

@@ -7,8 +7,7 @@
 
 use super::fuzz::{seed_fens, Rng};
 use super::LatencyArgs;
-use crate::uci::AnyGame;
-use crate::variants::Variant;
+use crate::variants::{AnyGame, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};

@@ -30,7 +30,7 @@ pub struct FuzzArgs {
 /// `thoat soak` arguments.
 #[derive(clap::Args, Debug)]
 pub struct SoakArgs {
-    /// The game; all five when absent.
+    /// The game; every game when absent.
     #[arg(long, short = 'v')]
     pub variant: Option<Variant>,
     /// Games per variant.
@@ -50,7 +50,7 @@ pub struct SoakArgs {
 /// `thoat latency` arguments.
 #[derive(clap::Args, Debug)]
 pub struct LatencyArgs {
-    /// The game; all five when absent.
+    /// The game; every game when absent.
     #[arg(long, short = 'v')]
     pub variant: Option<Variant>,
     /// `stop` and `isready` samples per game.
@@ -78,18 +78,19 @@ fn exit_code(result: std::io::Result<bool>) -> ExitCode {
     }
 }
 
-/// Runs `thoat fuzz`; fails if any property failed.
-pub fn fuzz_main(args: &FuzzArgs) -> ExitCode {
+/// Runs `thoat fuzz`; fails if any property failed. The UCI-line inputs are handed in by
+/// the caller (`uci::fuzz::Lines`): no tool knows the UCI loop.
+pub fn fuzz_main(args: &FuzzArgs, uci_lines: &mut dyn fuzz::Inputs) -> ExitCode {
+    let (mut fens, mut moves) = (fuzz::Fens, fuzz::MoveTexts);
+    let inputs: &mut dyn fuzz::Inputs = match args.target {
+        fuzz::Target::Fen => &mut fens,
+        fuzz::Target::Move => &mut moves,
+        fuzz::Target::Uci => uci_lines,
+    };
     let mut out = std::io::stdout().lock();
     exit_code(
-        fuzz::run(
-            args.target,
-            args.iterations,
-            args.seed,
-            args.start,
-            &mut out,
-        )
-        .map(|r| r.failures.is_empty()),
+        fuzz::run(inputs, args.iterations, args.seed, args.start, &mut out)
+            .map(|r| r.failures.is_empty()),
     )
 }
 

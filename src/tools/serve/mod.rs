@@ -1,4 +1,4 @@
-//! `thoat serve`: a board in the browser for all five games. One self-contained page
+//! `thoat serve`: a board in the browser for every game. One self-contained page
 //! (HTML, CSS, JS and SVG pieces, embedded in the binary) and a small JSON API on the
 //! engine library: legal moves come from the game's own generator, results from
 //! `GameState::result()`, replies from the in-process search, PGN from [`PgnGame`].

@@ -1,5 +1,5 @@
 //! One game on the board: the start position, the moves played, and everything the page
-//! asks of it, for any of the five games. Every rule question goes to the game's own code
+//! asks of it, for any of the games. Every rule question goes to the game's own code
 //! (`Game::generate`, `GameState::result`, the search); nothing here knows a rule.
 
 use crate::core::fen::parse_board;
@@ -7,9 +7,8 @@ use crate::core::game::parse_move;
 use crate::core::{split_move_squares, square_name, Color, GameState, Move};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND};
 use crate::tools::pgn::PgnGame;
-use crate::variants::{Jetan, Variant};
+use crate::variants::{Duck, Jetan, Variant};
 use serde_json::{json, Value};
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 /// The most plies one game may hold (a bound on memory per game; far beyond any real game).
@@ -88,16 +87,11 @@ impl<G: SearchGame> Board<G> {
         let (from, to, rest) = split_move_squares(&text, G::WIDTH, G::HEIGHT)
             .map(|(f, t, r)| (square_name(f.0, f.1), square_name(t.0, t.1), r.to_string()))
             .unwrap_or_default();
-        // The rest is `[promotion][,<to><duck>]` (RULES.md's notation).
-        let (promotion, duck_part) = match rest.split_once(',') {
-            Some((p, d)) => (p.to_string(), Some(d.to_string())),
-            None => (rest.clone(), None),
-        };
-        let duck = duck_part
-            .as_deref()
-            .and_then(|d| split_move_squares(d, G::WIDTH, G::HEIGHT))
-            .map(|(_, duck, _)| square_name(duck.0, duck.1));
-        let escape = (&self.game.position as &dyn Any).is::<Jetan>() && Jetan::is_escape(mv);
+        // The rest is `[promotion][,<to><duck>]` (RULES.md's notation). The duck square and
+        // the escape are read from the move itself, by the game that made it.
+        let promotion = rest.split(',').next().unwrap_or_default().to_string();
+        let duck = (self.variant == Variant::Duck).then(|| Duck::duck_square(mv));
+        let escape = self.variant == Variant::Jetan && Jetan::is_escape(mv);
         json!({
             "text": text,
             "from": from,
@@ -263,7 +257,7 @@ impl<G: SearchGame> Session for Board<G> {
         let shared = Shared::new(ENGINE_HASH_MB);
         let settings = Settings {
             // It plays a person: as in UCI play, it plays on for a win.
-            contempt: crate::uci::DEFAULT_CONTEMPT,
+            contempt: crate::search::DEFAULT_CONTEMPT,
             ..Settings::default()
         };
         // The search reports `info ... pv <moves>` lines; the last one holds the PV.
@@ -358,6 +352,39 @@ mod tests {
         assert!(list
             .iter()
             .any(|m| m["text"] == "e2e4,e4d5" && m["to"] == "e4" && m["duck"] == "d5"));
+    }
+
+    /// The duck square and the escape come from the move: every duck turn has its duck
+    /// square (a promotion too), no other game's move has one, only jetan's escapes are marked.
+    #[test]
+    fn duck_squares_and_escapes_are_marked_in_their_games_only() {
+        let promotion = new_session(
+            Variant::Duck,
+            Some("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"),
+            Color::White,
+        )
+        .unwrap();
+        let list = promotion.moves_from("b7").unwrap()["moves"].clone();
+        let list = list.as_array().unwrap();
+        assert!(list.iter().all(|m| m["duck"].is_string()));
+        assert!(list
+            .iter()
+            .any(|m| m["text"] == "b7b8q,b8a1" && m["promotion"] == "q" && m["duck"] == "a1"));
+        for v in Variant::ALL {
+            let described: Vec<Value> = crate::with_game!(v, G => {
+                let board = Board::<G>::new(v, None, Color::White).unwrap();
+                board.legal().into_iter().map(|m| board.describe(m)).collect()
+            });
+            let ducks = described.iter().filter(|m| m["duck"].is_string()).count();
+            let escapes = described.iter().filter(|m| m["escape"] == true).count();
+            let expected = match v {
+                Variant::Duck => (described.len(), 0),
+                // positions/jetan.perft: 78 first moves, 26 of them escapes.
+                Variant::Jetan => (0, 26),
+                _ => (0, 0),
+            };
+            assert_eq!((ducks, escapes), expected, "{v}");
+        }
     }
 
     #[test]

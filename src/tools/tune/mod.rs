@@ -13,7 +13,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
     /// The game.
-    #[arg(long, short = 'v', default_value = "chess")]
+    #[arg(long, short = 'v', default_value_t)]
     pub variant: Variant,
     /// Games to play.
     #[arg(long, short = 'g', default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
@@ -79,7 +79,7 @@ impl DatagenArgs {
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
     /// The game.
-    #[arg(long, short = 'v', default_value = "chess")]
+    #[arg(long, short = 'v', default_value_t)]
     pub variant: Variant,
     /// The positions: `<fen> ; <result for White>` lines, as `thoat datagen` writes them.
     #[arg(long, short = 'i')]

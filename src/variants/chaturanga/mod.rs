@@ -28,6 +28,10 @@ use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
 use crate::core::zobrist;
 use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
 
+/// The depth `thoat bench` searches `positions/bench/chaturanga.fen` to (with those positions, it
+/// fixes the bench signature).
+pub const BENCH_DEPTH: i32 = 14;
+
 /// Piece type codes, also the promotion codes of a [`Move`] (pawns never are one).
 const PAWN: u8 = 0;
 const HORSE: u8 = 1;

@@ -25,6 +25,10 @@ use crate::core::zobrist::keys;
 use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
 use movegen::{Counter, Lister};
 
+/// The depth `thoat bench` searches `positions/bench/chess.fen` to (with those positions, it
+/// fixes the bench signature).
+pub const BENCH_DEPTH: i32 = 13;
+
 /// Piece types, the index into [`Chess::pieces`].
 const PAWN: usize = 0;
 const KNIGHT: usize = 1;

@@ -35,6 +35,10 @@ use crate::core::fen::draw_board;
 use crate::core::zobrist::keys;
 use crate::core::{Color, Game, GameResult, Move};
 
+/// The depth `thoat bench` searches `positions/bench/duck.fen` to (with those positions, it
+/// fixes the bench signature).
+pub const BENCH_DEPTH: i32 = 10;
+
 /// Piece type indices into [`Duck::pieces`]; promotion codes reuse them (0 = none).
 const PAWN: usize = 0;
 const KNIGHT: usize = 1;
@@ -131,6 +135,12 @@ pub struct Duck {
 }
 
 impl Duck {
+    /// The name of the square where the turn `mv` (a legal move of some position) puts the
+    /// duck, so that a board can show it without reading the move text.
+    pub fn duck_square(mv: Move) -> String {
+        crate::core::square_name(mv.extra() % 8, mv.extra() / 8)
+    }
+
     /// The piece type on `sq` (either colour), if any.
     #[inline]
     fn piece_at(&self, sq: u8) -> Option<usize> {

@@ -34,6 +34,10 @@ use crate::core::{Bits, Color, Game, GameResult, Move};
 use movegen::ESCAPE;
 use tables::{bit, Piece, SQUARES};
 
+/// The depth `thoat bench` searches `positions/bench/jetan.fen` to (with those positions, it
+/// fixes the bench signature).
+pub const BENCH_DEPTH: i32 = 11;
+
 /// How the game ended by a capture; the capturer is the side not to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ended {

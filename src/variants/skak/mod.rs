@@ -33,6 +33,10 @@ use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
 use crate::core::zobrist::keys;
 use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
 
+/// The depth `thoat bench` searches `positions/bench/skak.fen` to (with those positions, it
+/// fixes the bench signature).
+pub const BENCH_DEPTH: i32 = 18;
+
 /// Piece kind index of the Jarkhan (king).
 const JARKHAN: usize = 0;
 /// Piece kind index of the Adhal (queen).

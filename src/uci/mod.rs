@@ -1,126 +1,25 @@
 //! The UCI protocol loop. Commands are matched on their tokens; every malformed or illegal
 //! input is answered with one `info string error: ...` line and leaves the state unchanged.
+//!
+//! A front end, like `main`: it may run tools (`bench`), and no tool uses it; its own
+//! fuzzer is [`fuzz`].
 
-use crate::core::game::{parse_move, GameState};
-use crate::core::{Color, Game, Move};
-use crate::search::{search, Clock, EvalMode, Limits, Reporter, Settings, Shared, MAX_PLY};
-use crate::tools::perft::{run_divide, PerftReport};
-use crate::variants::Variant;
+pub mod fuzz;
+mod jobs;
+
+use crate::search::{Clock, EvalMode, Limits, Settings, Shared, DEFAULT_CONTEMPT, MAX_PLY};
+use crate::variants::{AnyGame, Variant};
+use jobs::{PerftJob, Running, SearchJob};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// The largest `Threads` value accepted.
 pub const MAX_THREADS: usize = 256;
 /// The largest `Hash` in MiB.
 pub const MAX_HASH_MB: usize = 16_384;
-/// The engine's default contempt in play: a draw is worth a quarter pawn less than an even
-/// position, so it plays on for a win (Stockfish 9 to 11 played with 24). Measured in jetan,
-/// where the side that is behind can force a draw by taking the enemy Chief with a lesser
-/// piece: full evaluation against material only, both at 0 and both at 25, +138 and +182 Elo
-/// (README, Matches). Analysis (`thoat analyze`), `bench` and self-play data use 0.
-pub const DEFAULT_CONTEMPT: i32 = 25;
 /// The deepest `go perft` accepted (deeper would run for years in any game).
 pub const MAX_PERFT_DEPTH: u32 = 12;
-
-/// The game being played, whichever of the five it is.
-#[derive(Clone)]
-pub enum AnyGame {
-    /// Standard chess.
-    Chess(GameState<crate::variants::Chess>),
-    /// Duck chess.
-    Duck(GameState<crate::variants::Duck>),
-    /// Chaturanga.
-    Chaturanga(GameState<crate::variants::Chaturanga>),
-    /// Skak.
-    Skak(GameState<crate::variants::Skak>),
-    /// Jetan.
-    Jetan(GameState<crate::variants::Jetan>),
-}
-
-/// Runs `$body` with `$g` bound to the `GameState` inside an [`AnyGame`].
-macro_rules! on_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            AnyGame::Chess($g) => $body,
-            AnyGame::Duck($g) => $body,
-            AnyGame::Chaturanga($g) => $body,
-            AnyGame::Skak($g) => $body,
-            AnyGame::Jetan($g) => $body,
-        }
-    };
-}
-
-impl AnyGame {
-    /// Builds a game of `variant` from a FEN (`None`: the start position) and a list of moves.
-    pub fn from_setup(
-        variant: Variant,
-        fen: Option<&str>,
-        moves: &[&str],
-    ) -> Result<AnyGame, String> {
-        fn build<G: Game>(fen: Option<&str>, moves: &[&str]) -> Result<GameState<G>, String> {
-            let fen = fen.unwrap_or(G::START_FEN);
-            let position = G::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-            let mut game = GameState::new(position);
-            for text in moves {
-                game.play_text(text)?;
-            }
-            Ok(game)
-        }
-        Ok(match variant {
-            Variant::Chess => AnyGame::Chess(build(fen, moves)?),
-            Variant::Duck => AnyGame::Duck(build(fen, moves)?),
-            Variant::Chaturanga => AnyGame::Chaturanga(build(fen, moves)?),
-            Variant::Skak => AnyGame::Skak(build(fen, moves)?),
-            Variant::Jetan => AnyGame::Jetan(build(fen, moves)?),
-        })
-    }
-
-    /// The FEN of the current position.
-    pub fn fen(&self) -> String {
-        on_game!(self, g => g.position.fen())
-    }
-
-    /// Board, FEN, hash and game state as text (the `d` command).
-    pub fn describe(&self) -> String {
-        on_game!(self, g => {
-            let mut text = g.position.board_text();
-            text.push_str(&format!("Fen: {}\n", g.position.fen()));
-            text.push_str(&format!("Key: {:016X}\n", g.position.hash()));
-            match g.result() {
-                Some(r) => text.push_str(&format!("Result: {} ({})\n", r.pgn(), r.reason)),
-                None => text.push_str("Result: *\n"),
-            }
-            text
-        })
-    }
-
-    /// Perft divide of the current position.
-    pub fn perft(
-        &self,
-        depth: u32,
-        threads: usize,
-        out: &mut impl Write,
-    ) -> std::io::Result<PerftReport> {
-        on_game!(self, g => run_divide(&g.position, depth, threads, out))
-    }
-
-    /// Checks that `text` is a legal move here (used by tests and the referee).
-    pub fn is_legal(&self, text: &str) -> bool {
-        on_game!(self, g => parse_move(&g.position, text).is_ok())
-    }
-
-    /// Parses move texts as legal moves of the current position.
-    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
-        on_game!(self, g => texts.iter().map(|t| parse_move(&g.position, t)).collect())
-    }
-
-    /// The side to move.
-    pub fn side_to_move(&self) -> Color {
-        on_game!(self, g => g.position.side_to_move())
-    }
-}
 
 /// Where the protocol writes: shared between the command loop and the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -166,16 +65,6 @@ impl Default for Options {
     }
 }
 
-/// A search running in the background.
-struct Running {
-    halt: Arc<AtomicBool>,
-    clock: Arc<Clock>,
-    /// Set by the search thread just before it prints `bestmove`: from then on a new `go`
-    /// is accepted (a GUI that has read `bestmove` may send `go` before the thread ended).
-    answered: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-}
-
 /// The protocol state: the chosen game, the position, the options and any running search.
 pub struct Uci {
     variant: Variant,
@@ -196,14 +85,14 @@ impl Uci {
     /// A fresh session with a `Hash` of `hash_mb` MiB (the fuzzer starts thousands of
     /// sessions; zeroing the default table for each would cost more than the session).
     pub fn with_hash(out: Output, hash_mb: usize) -> Uci {
-        let variant = Variant::Chess;
+        let variant = Variant::default();
         let options = Options {
             hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
             ..Options::default()
         };
         Uci {
             variant,
-            game: start_position(variant),
+            game: AnyGame::start(variant),
             shared: Arc::new(Shared::new(options.hash_mb)),
             options,
             pool: None,
@@ -257,14 +146,16 @@ impl Uci {
             }
             ["ponderhit", ..] => {
                 if let Some(running) = &self.running {
-                    running.clock.ponderhit();
+                    if let Some(clock) = &running.clock {
+                        clock.ponderhit();
+                    }
                     running.handle.thread().unpark();
                 }
                 Ok(())
             }
             ["ucinewgame", ..] => {
                 self.finish_search(true);
-                self.game = start_position(self.variant);
+                self.game = AnyGame::start(self.variant);
                 self.shared.clear();
                 Ok(())
             }
@@ -298,13 +189,13 @@ impl Uci {
     }
 
     fn uci_text(&self) -> String {
-        let variants: Vec<String> = crate::variants::NAMES
+        let variants: Vec<String> = Variant::names()
             .iter()
             .map(|n| format!("var {n}"))
             .collect();
         format!(
             "id name thoat {}\nid author the thoat authors\n\
-             option name UCI_Variant type combo default chess {}\n\
+             option name UCI_Variant type combo default {} {}\n\
              option name Hash type spin default 16 min 1 max {MAX_HASH_MB}\n\
              option name Threads type spin default 1 min 1 max {MAX_THREADS}\n\
              option name MultiPV type spin default 1 min 1 max 256\n\
@@ -314,6 +205,7 @@ impl Uci {
              option name Evaluation type combo default full var full var material var random\n\
              option name Contempt type spin default {DEFAULT_CONTEMPT} min -1000 max 1000\nuciok",
             env!("CARGO_PKG_VERSION"),
+            Variant::default(),
             variants.join(" ")
         )
     }
@@ -353,11 +245,12 @@ impl Uci {
                     self.shared.clear();
                 }
                 self.variant = variant;
-                self.game = start_position(variant);
+                self.game = AnyGame::start(variant);
             }
             "threads" => {
                 self.options.threads = number(1, MAX_THREADS as u64)? as usize;
                 self.pool = None;
+                self.shared.keep_threads(self.options.threads);
             }
             "hash" => {
                 let mb = number(1, MAX_HASH_MB as u64)? as usize;
@@ -418,7 +311,7 @@ impl Uci {
         let request = parse_go(tokens)?;
         match &self.running {
             Some(running) if !running.answered.load(Ordering::SeqCst) => {
-                return Err("a search is already running; send 'stop' first".to_string());
+                return Err("a search or perft is already running; send 'stop' first".to_string());
             }
             Some(_) => self.finish_search(false),
             None => {}
@@ -453,7 +346,7 @@ impl Uci {
             .map_err(|e| format!("could not start the search thread: {e}"))?;
         self.running = Some(Running {
             halt,
-            clock,
+            clock: Some(clock),
             answered,
             handle,
         });
@@ -475,26 +368,34 @@ impl Uci {
         Ok(self.pool.clone())
     }
 
-    fn cmd_perft(&self, depth: &str) -> Result<(), String> {
+    /// Starts `go perft` on its own thread, as a search: `isready` is answered meanwhile,
+    /// `stop` (or any command that ends a search) stops it and `quit` ends the process.
+    fn cmd_perft(&mut self, depth: &str) -> Result<(), String> {
         let depth = depth
             .parse::<u32>()
             .ok()
             .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
             .ok_or_else(|| format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{depth}'"))?;
-        let mut text = Vec::new();
-        let report = self
-            .game
-            .perft(depth, self.options.threads, &mut text)
-            .map_err(io_error)?;
-        send(&self.out, String::from_utf8_lossy(&text).trim_end());
-        send(
-            &self.out,
-            &format!(
-                "info string perft time {} ms nps {}",
-                report.millis,
-                report.nps()
-            ),
-        );
+        let halt = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let job = PerftJob {
+            game: self.game.clone(),
+            depth,
+            threads: self.options.threads,
+            halt: Arc::clone(&halt),
+            answered: Arc::clone(&answered),
+            out: Arc::clone(&self.out),
+        };
+        let handle = std::thread::Builder::new()
+            .name("perft".to_string())
+            .spawn(move || job.run())
+            .map_err(|e| format!("could not start the perft thread: {e}"))?;
+        self.running = Some(Running {
+            halt,
+            clock: None,
+            answered,
+            handle,
+        });
         Ok(())
     }
 
@@ -590,69 +491,6 @@ fn parse_go(tokens: &[&str]) -> Result<GoRequest, String> {
     })
 }
 
-/// The texts of a best move and of the reply expected after it.
-fn move_pair_text<G: Game>(
-    position: &G,
-    best: Option<Move>,
-    reply: Option<Move>,
-) -> (Option<String>, Option<String>) {
-    let Some(best) = best else {
-        return (None, None);
-    };
-    let reply_text = reply.map(|r| {
-        let mut after = position.clone();
-        after.play(best);
-        after.move_text(r)
-    });
-    (Some(position.move_text(best)), reply_text)
-}
-
-/// Everything a background search needs, moved into its thread.
-struct SearchJob {
-    game: AnyGame,
-    limits: Limits,
-    settings: Settings,
-    clock: Arc<Clock>,
-    shared: Arc<Shared>,
-    pool: Option<Arc<rayon::ThreadPool>>,
-    halt: Arc<AtomicBool>,
-    answered: Arc<AtomicBool>,
-    out: Output,
-}
-
-impl SearchJob {
-    fn run(self) {
-        let out = Arc::clone(&self.out);
-        let report: Reporter = Arc::new(move |line: &str| send(&out, line));
-        let (best, ponder) = on_game!(&self.game, g => {
-            let outcome = search(
-                g,
-                &self.limits,
-                &self.settings,
-                &self.clock,
-                &self.shared,
-                self.pool.as_deref(),
-                &report,
-            );
-            move_pair_text(&g.position, outcome.best, outcome.ponder)
-        });
-        // UCI: in infinite or ponder mode the best move waits for `stop` or `ponderhit`.
-        // `stop` and `ponderhit` unpark this thread, so the wait ends at once; the timeout
-        // is only a safety net.
-        while (self.limits.infinite || self.clock.pondering()) && !self.halt.load(Ordering::SeqCst)
-        {
-            std::thread::park_timeout(std::time::Duration::from_millis(50));
-        }
-        let line = match (best, ponder) {
-            (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-            (Some(b), None) => format!("bestmove {b}"),
-            (None, _) => "bestmove (none)".to_string(),
-        };
-        self.answered.store(true, Ordering::SeqCst);
-        send(&self.out, &line);
-    }
-}
-
 /// Splits `name <name...> value <value...>` (names may contain spaces: `Move Overhead`).
 fn parse_setoption(tokens: &[&str]) -> Result<(String, String), String> {
     let usage = || "usage: setoption name <name> [value <value>]".to_string();
@@ -668,11 +506,6 @@ fn parse_setoption(tokens: &[&str]) -> Result<(String, String), String> {
         return Err(usage());
     }
     Ok((name.join(" "), value))
-}
-
-fn start_position(variant: Variant) -> AnyGame {
-    // Every start FEN is a constant that the tests parse; failing here is a programming error.
-    AnyGame::from_setup(variant, None, &[]).expect("start FEN of every game parses")
 }
 
 fn io_error(e: std::io::Error) -> String {
