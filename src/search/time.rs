@@ -60,11 +60,20 @@ impl Clock {
         } else if let Some(remaining) = limits.time[side] {
             let increment = limits.increment[side];
             // Never plan to use the last overhead + 20 ms + 5 % of the clock.
-            let reserve = overhead_ms + 20 + remaining / 20;
+            // Saturating: the clock values come from the GUI and may be absurd (u64::MAX).
+            let reserve = overhead_ms
+                .saturating_add(20)
+                .saturating_add(remaining / 20);
             let usable = remaining.saturating_sub(reserve).max(1);
             let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
-            let soft = (usable / moves_left + increment * 3 / 4).min(usable);
-            let hard = (soft * 4).min(usable * 2 / 5).max(soft.min(usable)).max(1);
+            let soft = (usable / moves_left)
+                .saturating_add(increment.saturating_mul(3) / 4)
+                .min(usable);
+            let hard = soft
+                .saturating_mul(4)
+                .min(usable.saturating_mul(2) / 5)
+                .max(soft.min(usable))
+                .max(1);
             (
                 Some(Duration::from_millis(soft.max(1))),
                 Some(Duration::from_millis(hard)),
@@ -131,8 +140,8 @@ mod tests {
 
     #[test]
     fn never_plans_beyond_the_clock() {
-        for remaining in [1u64, 10, 50, 100, 1000, 60_000] {
-            for inc in [0u64, 100, 2000] {
+        for remaining in [1u64, 10, 50, 100, 1000, 60_000, u64::MAX] {
+            for inc in [0u64, 100, 2000, u64::MAX] {
                 let limits = Limits {
                     time: [Some(remaining), Some(remaining)],
                     increment: [inc, inc],
