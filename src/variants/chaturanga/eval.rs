@@ -134,7 +134,7 @@ impl SearchGame for Chaturanga {
         }
         let mut passed = *self;
         passed.side = self.side.flip();
-        passed.hash ^= KEYS[SIDE_KEY];
+        passed.hash ^= KEYS.extra(SIDE_KEY);
         Some(passed)
     }
 }

@@ -3,7 +3,7 @@
 //! `weights.rs`, fitted by `thoat tune`), capture ordering, and the null move.
 
 use super::weights::WEIGHTS;
-use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KINDS, LANAR, SIDE_KEY_INDEX, ZOBRIST};
+use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KEYS, KINDS, LANAR, SIDE_KEY};
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
@@ -122,7 +122,7 @@ impl SearchGame for Skak {
         }
         let mut passed = *self;
         passed.side = self.side.flip();
-        passed.hash ^= ZOBRIST[SIDE_KEY_INDEX];
+        passed.hash ^= KEYS.extra(SIDE_KEY);
         Some(passed)
     }
 }
