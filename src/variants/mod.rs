@@ -2,6 +2,7 @@
 
 pub mod chaturanga;
 pub mod chess;
+pub mod chesslike;
 pub mod duck;
 pub mod jetan;
 pub mod skak;

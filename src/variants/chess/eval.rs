@@ -145,7 +145,7 @@ impl SearchGame for Chess {
         passed.ep = super::NO_SQUARE;
         passed.ep_capturable = false;
         passed.side = self.side.flip();
-        passed.hash ^= KEYS[SIDE_KEY];
+        passed.hash ^= KEYS.extra(SIDE_KEY);
         Some(passed)
     }
 }
