@@ -4,6 +4,7 @@
 
 use super::weights::WEIGHTS;
 use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KEYS, KINDS, LANAR, SIDE_KEY};
+use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
@@ -91,8 +92,7 @@ impl SearchGame for Skak {
 
     fn tactical_order(&self, mv: Move) -> i32 {
         let victim = self.piece_at(mv.to()).map_or(0, |(_, kind)| VALUES[kind]);
-        let attacker = VALUES[mv.kind() as usize % KINDS].min(1000);
-        victim * 8 - attacker / 10
+        mvv_lva(victim, VALUES[mv.kind() as usize % KINDS].min(1000), 0)
     }
 
     fn see_ge(&self, mv: Move, threshold: i32) -> bool {
