@@ -8,6 +8,7 @@
 //! in each game.
 
 use crate::core::attacks8::PAWN_ATTACKS;
+use crate::core::fen::piece_letter;
 use crate::core::{parse_square, square_name, Color};
 
 /// Piece types: the index into `pieces`, and a promotion's piece.
@@ -134,6 +135,16 @@ pub fn en_passant_capturers(pieces: &[u64; 6], colors: &[u64; 2], us: usize, ep:
     PAWN_ATTACKS[us ^ 1][ep as usize & 63] & pieces[PAWN] & colors[us]
 }
 
+/// A move's protocol text: the two squares, and for a promotion the new piece's lowercase
+/// letter (`e2e4`, `e7e8q`).
+pub fn move_text(from: u8, to: u8, promotion: Option<usize>) -> String {
+    let mut text = square_name(from % 8, from / 8) + &square_name(to % 8, to / 8);
+    if let Some(piece) = promotion {
+        text.push(piece_letter(&LETTERS, Color::Black, piece));
+    }
+    text
+}
+
 /// The names of the FEN fields, for [`crate::core::fen::Fields::split`].
 pub const FEN_FIELDS: [&str; 6] = [
     "board",
@@ -258,6 +269,13 @@ mod tests {
             }
         }
         assert_eq!(flip_castling(WHITE_KING_SIDE), BLACK_KING_SIDE);
+    }
+
+    #[test]
+    fn move_texts() {
+        assert_eq!(move_text(12, 28, None), "e2e4");
+        assert_eq!(move_text(52, 60, Some(QUEEN)), "e7e8q");
+        assert_eq!(move_text(49, 56, Some(KNIGHT)), "b7a8n");
     }
 
     #[test]

@@ -3,14 +3,15 @@
 //! hash, and bulk counting of the last perft ply ([`Game::count_moves`]).
 //!
 //! Choices where RULES.md leaves room:
-//! - FEN: six fields, board and side required, the rest default to `- - 0 1`. The castling
+//! - FEN: six fields, board and side required, the rest default to `- - 0 1` (read and
+//!   written by [`crate::variants::chesslike`], as in duck chess). The castling
 //!   field is `-` or a subset of `KQkq` in any order, each letter once, and each right needs
 //!   its king and rook on their original squares. The en-passant square must be on rank 6
-//!   (White to move) or rank 3 (Black to move), with the pawn that just made its double step
+//!   (White to move) or rank 3 (Black to move), with the pawn that just made its double push
 //!   in front of it and the two squares it crossed empty. The fullmove number starts at 1.
 //! - The hash covers the board, the side to move, the castling rights and the en-passant
 //!   file only when an en-passant capture is legal (RULES.md: repetition compares it only
-//!   then); the FEN still writes the square after every double step.
+//!   then); the FEN still writes the square after every double push.
 //! - Draws by rule: the fifty-move rule (halfmove clock of 100 or more) and insufficient
 //!   material (K v K, K and one minor piece v K, only kings and bishops with every bishop on
 //!   squares of one colour).
@@ -22,7 +23,7 @@ mod weights;
 
 use crate::core::fen::{draw_board, parse_board, parse_piece, piece_letter, write_board, Fields};
 use crate::core::zobrist::Keys;
-use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
+use crate::core::{Bits, Color, Game, GameResult, Move};
 use crate::variants::chesslike::{self, castle_rook, en_passant_capturers, en_passant_victim};
 use crate::variants::chesslike::{BISHOP, KING, KNIGHT, LETTERS, NO_SQUARE, PAWN, QUEEN, ROOK};
 use crate::variants::chesslike::{CASTLING_KEEP, RANK_1, RANK_8};
@@ -94,7 +95,7 @@ pub struct Chess {
     side: Color,
     /// Castling right bits (`WHITE_KING_SIDE` ...).
     castling: u8,
-    /// The square a pawn skipped with a double step on the last move, or `NO_SQUARE`.
+    /// The square a pawn skipped with a double push on the last move, or `NO_SQUARE`.
     ep: u8,
     /// Whether the side to move has a legal en-passant capture (then the hash has `ep`).
     ep_capturable: bool,
@@ -332,12 +333,8 @@ impl Game for Chess {
     }
 
     fn move_text(&self, mv: Move) -> String {
-        let (from, to) = (mv.from() & 63, mv.to() & 63);
-        let mut text = square_name(from % 8, from / 8) + &square_name(to % 8, to / 8);
-        if mv.kind() == PROMOTION {
-            text.push(LETTERS[mv.promotion() as usize % 6].to_ascii_lowercase());
-        }
-        text
+        let promotion = (mv.kind() == PROMOTION).then_some(mv.promotion() as usize % 6);
+        chesslike::move_text(mv.from() & 63, mv.to() & 63, promotion)
     }
 
     fn is_tactical(&self, mv: Move) -> bool {

@@ -14,7 +14,7 @@
 //!   the capturing one too, places the duck), which [`Game::fen`] must be able to write and
 //!   read back. Any other missing king is rejected.
 //! - Castling rights in a FEN must match a king and rook on their start squares, and an
-//!   en-passant square must match a pawn that could just have double-stepped; otherwise the
+//!   en-passant square must match a pawn that could just have made a double push; otherwise the
 //!   field does not fit and the FEN is rejected.
 //! - The hash covers pieces, side, castling, the duck square, and the en-passant file only
 //!   when a pawn of the side to move can actually capture (the duck not on that square).
@@ -74,7 +74,7 @@ pub struct Duck {
     side: Color,
     /// Castling-right bits ([`WHITE_KING_SIDE`] ...).
     castling: u8,
-    /// The square a pawn skipped with a double step on the last move, or [`NO_SQUARE`].
+    /// The square a pawn skipped with a double push on the last move, or [`NO_SQUARE`].
     ep: u8,
     /// Plies since the last capture or pawn move.
     halfmove: u32,
@@ -255,21 +255,11 @@ impl Game for Duck {
     }
 
     fn move_text(&self, mv: Move) -> String {
-        let name = |sq: u8| crate::core::square_name(sq % 8, sq / 8);
-        let promotion = match mv.promotion() as usize {
-            KNIGHT => "n",
-            BISHOP => "b",
-            ROOK => "r",
-            QUEEN => "q",
-            _ => "",
-        };
-        format!(
-            "{}{}{promotion},{}{}",
-            name(mv.from()),
-            name(mv.to()),
-            name(mv.to()),
-            name(mv.extra())
-        )
+        let promotion = (mv.promotion() != 0).then_some(mv.promotion() as usize);
+        let piece_move = chesslike::move_text(mv.from(), mv.to(), promotion);
+        // The duck's move: from where the piece went (RULES.md's notation) to its square.
+        let duck_move = chesslike::move_text(mv.to(), mv.extra(), None);
+        format!("{piece_move},{duck_move}")
     }
 
     fn is_tactical(&self, mv: Move) -> bool {

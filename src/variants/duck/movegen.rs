@@ -38,7 +38,7 @@ impl Duck {
         let empty = !blockers;
         let free = !(own | self.duck);
 
-        // Pawns, set-wise: pushes, double steps, both captures, promotions split off.
+        // Pawns, set-wise: pushes, double pushes, both captures, promotions split off.
         let pawns = self.pieces[PAWN] & own;
         // A match, not an index by the side, as in `castling_moves`.
         let (forward, double_rank, last_rank) = match us {
@@ -124,7 +124,7 @@ pub(super) struct ListSink<'a> {
     occupied: u64,
     /// The duck's current square (not a candidate: it must move), or 0.
     duck: u64,
-    /// The pawn a double step put next to the en-passant square (removed by e.p.).
+    /// The pawn a double push put next to the en-passant square (removed by e.p.).
     ep_victim: u8,
 }
 
