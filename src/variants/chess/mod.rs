@@ -4,11 +4,11 @@
 //!
 //! Choices where RULES.md leaves room:
 //! - FEN: six fields, board and side required, the rest default to `- - 0 1` (read and
-//!   written by [`crate::variants::chesslike`], as in duck chess). The castling
-//!   field is `-` or a subset of `KQkq` in any order, each letter once, and each right needs
-//!   its king and rook on their original squares. The en-passant square must be on rank 6
-//!   (White to move) or rank 3 (Black to move), with the pawn that just made its double push
-//!   in front of it and the two squares it crossed empty. The fullmove number starts at 1.
+//!   written by [`crate::variants::chesslike`], as in duck chess). The castling field is `-`
+//!   or a subset of `KQkq` in any order, each letter once, and each right needs its king and
+//!   rook on their original squares. The en-passant square must be on rank 6 (White to move)
+//!   or rank 3 (Black to move), with the pawn that just made its double push in front of it
+//!   and the two squares it crossed empty. The fullmove number starts at 1.
 //! - The hash covers the board, the side to move, the castling rights and the en-passant
 //!   file only when an en-passant capture is legal (RULES.md: repetition compares it only
 //!   then); the FEN still writes the square after every double push.
@@ -40,6 +40,8 @@ const PROMOTION: u8 = 9;
 /// Zobrist keys: the pieces, then the side to move, 4 castling rights and 8 en-passant
 /// files (the indices below count from the end of the pieces).
 type ChessKeys = Keys<6, 64, { 768 + 1 + 4 + 8 }>;
+/// A constant, so that `CASTLING_KEYS` can be built from it at compile time; play reads the
+/// one static copy.
 const ALL_KEYS: ChessKeys = Keys::new(0xC4E5_5000_0000_0001);
 static KEYS: ChessKeys = ALL_KEYS;
 const SIDE_KEY: usize = 0;

@@ -22,6 +22,8 @@ pub(super) fn parse(text: &str) -> Result<Duck, String> {
     place_pieces(&mut pos, fields.board())?;
     check_kings(&pos)?;
     pos.castling = chesslike::parse_castling(fields.get(2, "-"), &pos.pieces, &pos.colors)?;
+    // The duck is in neither colour's squares, so it may stand on the square the pawn
+    // skipped or on its start square.
     pos.ep = chesslike::parse_en_passant(fields.get(3, "-"), pos.side, &pos.pieces, &pos.colors)?;
     pos.hash = pos.recompute_hash();
     Ok(pos)
