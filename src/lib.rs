@@ -1,7 +1,8 @@
 //! thoat: a chess-variant engine for jetan, duck chess, chaturanga, skak and chess.
 //!
-//! The rules of every game live in `variants::<name>` (see `../shared/RULES.md`, mirrored in
-//! the README); `core` holds the vocabulary shared by all games and knows no rules.
+//! The rules of every game live in `variants::<name>` (see `RULES.md` at the top of the
+//! repository, mirrored in the README); `core` holds the vocabulary shared by all games and
+//! knows no rules.
 #![forbid(unsafe_code)]
 
 pub mod core;

@@ -1,5 +1,7 @@
 //! Iteration over the set bits of `u64` (7x7 and 8x8 boards) and `u128` (10x10) bitboards.
 
+use std::ops::BitAnd;
+
 /// Shifts an 8x8 (or embedded 7x7) bitboard by `delta` squares: up for a positive delta,
 /// down for a negative one. The caller masks off squares that wrap around a file edge.
 #[inline(always)]
@@ -12,53 +14,43 @@ pub const fn shift(bits: u64, delta: i8) -> u64 {
 }
 
 /// A bitboard word: `u64` or `u128`.
-pub trait Bits: Copy + Eq {
+pub trait Bits: Copy + Eq + BitAnd<Output = Self> {
+    /// The iterator [`Bits::squares`] returns.
+    type Squares: Iterator<Item = u8>;
     /// Iterates over the indices of the set bits, lowest first.
-    fn squares(self) -> SquareIter<Self>;
+    fn squares(self) -> Self::Squares;
 }
 
 /// Iterator over set-bit indices of a bitboard word.
 pub struct SquareIter<B>(B);
 
-impl Bits for u64 {
-    #[inline]
-    fn squares(self) -> SquareIter<u64> {
-        SquareIter(self)
-    }
-}
-
-impl Bits for u128 {
-    #[inline]
-    fn squares(self) -> SquareIter<u128> {
-        SquareIter(self)
-    }
-}
-
-impl Iterator for SquareIter<u64> {
-    type Item = u8;
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
+/// Implements [`Bits`] for each word type: the code is the same, only the type differs.
+macro_rules! bits_for {
+    ($($word:ty),*) => {$(
+        impl Bits for $word {
+            type Squares = SquareIter<$word>;
+            #[inline]
+            fn squares(self) -> SquareIter<$word> {
+                SquareIter(self)
+            }
         }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
+
+        impl Iterator for SquareIter<$word> {
+            type Item = u8;
+            #[inline]
+            fn next(&mut self) -> Option<u8> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let sq = self.0.trailing_zeros() as u8;
+                self.0 &= self.0 - 1;
+                Some(sq)
+            }
+        }
+    )*};
 }
 
-impl Iterator for SquareIter<u128> {
-    type Item = u8;
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
-}
+bits_for!(u64, u128);
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,8 @@
 //! FEN board text, shared by every game: ranks from the top down separated by `/`, runs of
 //! empty squares as decimal numbers of one or two digits (`10`). The letters are the game's.
+//! Also the FEN's fields ([`Fields`]) and the counters every game writes.
+
+use super::Color;
 
 /// One occupied square of a parsed board: file and rank from 0, and the FEN letter.
 pub type Placed = (u8, u8, char);
@@ -104,6 +107,91 @@ pub fn draw_board(width: u8, height: u8, letter: impl Fn(u8, u8) -> Option<char>
     }
     out.push('\n');
     out
+}
+
+/// The colour and piece type of a FEN letter: the type is the index of the letter in
+/// `letters` (White's letters, uppercase, by type); a lowercase letter is Black's piece.
+pub fn parse_piece(letters: &[char], letter: char) -> Result<(Color, usize), String> {
+    let kind = letters
+        .iter()
+        .position(|&l| l == letter.to_ascii_uppercase())
+        .ok_or_else(|| format!("unknown piece letter '{}'", letter.escape_debug()))?;
+    let color = if letter.is_ascii_lowercase() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Ok((color, kind))
+}
+
+/// The FEN letter of a piece of `color` and type `kind`: `letters[kind]` (see
+/// [`parse_piece`]), lowercase for Black.
+#[inline]
+pub fn piece_letter(letters: &[char], color: Color, kind: usize) -> char {
+    match color {
+        Color::White => letters[kind],
+        Color::Black => letters[kind].to_ascii_lowercase(),
+    }
+}
+
+/// The fields of a FEN, split at white space. Every game needs the first two, the board and
+/// the side to move; the later ones may be left off, and the game says what they default to.
+pub struct Fields<'a>(Vec<&'a str>);
+
+impl<'a> Fields<'a> {
+    /// Splits `fen` for the game `game`, whose fields are named by `names` (board and side
+    /// first): at least two fields and at most `names.len()`.
+    pub fn split(fen: &'a str, game: &str, names: &[&str]) -> Result<Fields<'a>, String> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 {
+            return Err(format!(
+                "a {game} FEN needs at least the board and the side to move"
+            ));
+        }
+        if fields.len() > names.len() {
+            return Err(format!(
+                "a {game} FEN has at most {} fields ({}), not {}",
+                names.len(),
+                names.join(", "),
+                fields.len()
+            ));
+        }
+        Ok(Fields(fields))
+    }
+
+    /// The board field.
+    pub fn board(&self) -> &'a str {
+        self.0[0]
+    }
+
+    /// The side-to-move field, parsed.
+    pub fn side(&self) -> Result<Color, String> {
+        Color::from_fen_field(self.0[1])
+    }
+
+    /// Field number `index` (0 is the board), or `default` when the FEN ends before it.
+    pub fn get(&self, index: usize, default: &'static str) -> &'a str {
+        self.0.get(index).copied().unwrap_or(default)
+    }
+
+    /// Field number `index` as a counter named `what` ([`parse_counter`]), or `default` when
+    /// the FEN ends before it.
+    pub fn counter(&self, index: usize, what: &str, default: u32) -> Result<u32, String> {
+        match self.0.get(index) {
+            Some(field) => parse_counter(field, what),
+            None => Ok(default),
+        }
+    }
+
+    /// Field number `index` as the fullmove number: 1 when the FEN ends before it, and never
+    /// 0, since a game's first move is move 1.
+    pub fn fullmove(&self, index: usize) -> Result<u32, String> {
+        let fullmove = self.counter(index, "fullmove number", 1)?;
+        if fullmove == 0 {
+            return Err("the fullmove number starts at 1".to_string());
+        }
+        Ok(fullmove)
+    }
 }
 
 /// Parses a non-negative counter field (halfmove clock, countdown, fullmove number).

@@ -8,6 +8,7 @@
 
 pub mod any;
 mod arg;
+pub mod chesslike;
 pub mod pst8;
 pub mod see8;
 #[cfg(test)]

@@ -111,133 +111,32 @@ pub trait Tunable: SearchGame {
 #[macro_export]
 macro_rules! term_names {
     (board8, [$($before:literal),* $(,)?], [$($p:literal),* $(,)?], [$($after:literal),* $(,)?]) => {
-        [
-            $($before,)*
-            $(
-                concat!($p, "_a8"),
-                concat!($p, "_b8"),
-                concat!($p, "_c8"),
-                concat!($p, "_d8"),
-                concat!($p, "_e8"),
-                concat!($p, "_f8"),
-                concat!($p, "_g8"),
-                concat!($p, "_h8"),
-                concat!($p, "_a7"),
-                concat!($p, "_b7"),
-                concat!($p, "_c7"),
-                concat!($p, "_d7"),
-                concat!($p, "_e7"),
-                concat!($p, "_f7"),
-                concat!($p, "_g7"),
-                concat!($p, "_h7"),
-                concat!($p, "_a6"),
-                concat!($p, "_b6"),
-                concat!($p, "_c6"),
-                concat!($p, "_d6"),
-                concat!($p, "_e6"),
-                concat!($p, "_f6"),
-                concat!($p, "_g6"),
-                concat!($p, "_h6"),
-                concat!($p, "_a5"),
-                concat!($p, "_b5"),
-                concat!($p, "_c5"),
-                concat!($p, "_d5"),
-                concat!($p, "_e5"),
-                concat!($p, "_f5"),
-                concat!($p, "_g5"),
-                concat!($p, "_h5"),
-                concat!($p, "_a4"),
-                concat!($p, "_b4"),
-                concat!($p, "_c4"),
-                concat!($p, "_d4"),
-                concat!($p, "_e4"),
-                concat!($p, "_f4"),
-                concat!($p, "_g4"),
-                concat!($p, "_h4"),
-                concat!($p, "_a3"),
-                concat!($p, "_b3"),
-                concat!($p, "_c3"),
-                concat!($p, "_d3"),
-                concat!($p, "_e3"),
-                concat!($p, "_f3"),
-                concat!($p, "_g3"),
-                concat!($p, "_h3"),
-                concat!($p, "_a2"),
-                concat!($p, "_b2"),
-                concat!($p, "_c2"),
-                concat!($p, "_d2"),
-                concat!($p, "_e2"),
-                concat!($p, "_f2"),
-                concat!($p, "_g2"),
-                concat!($p, "_h2"),
-                concat!($p, "_a1"),
-                concat!($p, "_b1"),
-                concat!($p, "_c1"),
-                concat!($p, "_d1"),
-                concat!($p, "_e1"),
-                concat!($p, "_f1"),
-                concat!($p, "_g1"),
-                concat!($p, "_h1"),
-            )*
-            $($after,)*
-        ]
+        $crate::term_names!(@tables [$($before,)*] [$($p)*] [8 7 6 5 4 3 2 1]
+            ["a" "b" "c" "d" "e" "f" "g" "h"] [$($after,)*])
     };
     (board7, [$($before:literal),* $(,)?], [$($p:literal),* $(,)?], [$($after:literal),* $(,)?]) => {
-        [
-            $($before,)*
-            $(
-                concat!($p, "_a7"),
-                concat!($p, "_b7"),
-                concat!($p, "_c7"),
-                concat!($p, "_d7"),
-                concat!($p, "_e7"),
-                concat!($p, "_f7"),
-                concat!($p, "_g7"),
-                concat!($p, "_a6"),
-                concat!($p, "_b6"),
-                concat!($p, "_c6"),
-                concat!($p, "_d6"),
-                concat!($p, "_e6"),
-                concat!($p, "_f6"),
-                concat!($p, "_g6"),
-                concat!($p, "_a5"),
-                concat!($p, "_b5"),
-                concat!($p, "_c5"),
-                concat!($p, "_d5"),
-                concat!($p, "_e5"),
-                concat!($p, "_f5"),
-                concat!($p, "_g5"),
-                concat!($p, "_a4"),
-                concat!($p, "_b4"),
-                concat!($p, "_c4"),
-                concat!($p, "_d4"),
-                concat!($p, "_e4"),
-                concat!($p, "_f4"),
-                concat!($p, "_g4"),
-                concat!($p, "_a3"),
-                concat!($p, "_b3"),
-                concat!($p, "_c3"),
-                concat!($p, "_d3"),
-                concat!($p, "_e3"),
-                concat!($p, "_f3"),
-                concat!($p, "_g3"),
-                concat!($p, "_a2"),
-                concat!($p, "_b2"),
-                concat!($p, "_c2"),
-                concat!($p, "_d2"),
-                concat!($p, "_e2"),
-                concat!($p, "_f2"),
-                concat!($p, "_g2"),
-                concat!($p, "_a1"),
-                concat!($p, "_b1"),
-                concat!($p, "_c1"),
-                concat!($p, "_d1"),
-                concat!($p, "_e1"),
-                concat!($p, "_f1"),
-                concat!($p, "_g1"),
-            )*
-            $($after,)*
-        ]
+        $crate::term_names!(@tables [$($before,)*] [$($p)*] [7 6 5 4 3 2 1]
+            ["a" "b" "c" "d" "e" "f" "g"] [$($after,)*])
+    };
+    // The rest are steps of the expansion. A `macro_rules` repetition cannot pair every
+    // prefix with every square, so the names are built one prefix and one rank at a time
+    // in the first group. Every table named: the array.
+    (@tables [$($name:expr,)*] [] $ranks:tt $files:tt [$($after:expr,)*]) => {
+        [$($name,)* $($after,)*]
+    };
+    // The next prefix: its ranks, top first.
+    (@tables $names:tt [$p:literal $($rest:literal)*] $ranks:tt $files:tt $after:tt) => {
+        $crate::term_names!(@ranks $names $p $ranks $files [$($rest)*] $ranks $after)
+    };
+    // The next rank of prefix `$p`: a name per file.
+    (@ranks [$($name:expr,)*] $p:literal [$r:literal $($more:literal)*] [$($f:literal)*]
+        $rest:tt $ranks:tt $after:tt) => {
+        $crate::term_names!(@ranks [$($name,)* $(concat!($p, "_", $f, $r),)*] $p [$($more)*]
+            [$($f)*] $rest $ranks $after)
+    };
+    // Every rank of `$p` named: the next prefix.
+    (@ranks $names:tt $p:literal [] $files:tt $rest:tt $ranks:tt $after:tt) => {
+        $crate::term_names!(@tables $names $rest $ranks $files $after)
     };
 }
 

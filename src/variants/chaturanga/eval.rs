@@ -7,6 +7,7 @@ use super::weights::WEIGHTS;
 use super::{
     Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, EMPTY, HORSE, KEYS, KING_TYPE, PAWN, SIDE_KEY,
 };
+use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
@@ -111,7 +112,8 @@ impl SearchGame for Chaturanga {
         } else {
             0
         };
-        victim * 8 + 100 * i32::from(mv.promotion() != 0) - value(mv.from()).min(1000) / 10
+        let promotion = 100 * i32::from(mv.promotion() != 0);
+        mvv_lva(victim, value(mv.from()).min(1000), promotion)
     }
 
     fn see_ge(&self, mv: Move, threshold: i32) -> bool {
@@ -134,7 +136,7 @@ impl SearchGame for Chaturanga {
         }
         let mut passed = *self;
         passed.side = self.side.flip();
-        passed.hash ^= KEYS[SIDE_KEY];
+        passed.hash ^= KEYS.extra(SIDE_KEY);
         Some(passed)
     }
 }

@@ -24,8 +24,8 @@ mod tests;
 mod weights;
 
 use crate::core::attacks8::KNIGHT;
-use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
-use crate::core::zobrist;
+use crate::core::fen::{draw_board, parse_board, parse_piece, piece_letter, write_board, Fields};
+use crate::core::zobrist::Keys;
 use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
 
 /// The depth `thoat bench` searches `positions/bench/chaturanga.fen` to (with those positions, it
@@ -47,6 +47,15 @@ const KIND_LEAP: u8 = 1;
 
 /// FEN letters (White's) by piece type.
 const LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+/// The FEN fields, for [`Fields::split`].
+const FEN_FIELDS: [&str; 6] = [
+    "board",
+    "side",
+    "king leap",
+    "en passant (-)",
+    "halfmove clock",
+    "fullmove number",
+];
 /// Pieces of each type a side has at the start: promotion needs fewer than this.
 const START_COUNT: [u32; 6] = [8, 2, 2, 2, 1, 1];
 
@@ -67,14 +76,15 @@ const PROMOTION_TYPE: [[u8; 8]; 2] = [
     ],
 ];
 
-/// Zobrist keys: 12 piece kinds x 64 squares, then the side key, then the two leap rights.
-static KEYS: [u64; 12 * 64 + 3] = zobrist::keys(0xC4A7_0A46_A000_0003);
-const SIDE_KEY: usize = 12 * 64;
-const LEAP_KEY: usize = 12 * 64 + 1;
+/// Zobrist keys: the pieces by mailbox code, then the side key, then the two leap rights
+/// (the indices below count from the end of the pieces).
+static KEYS: Keys<6, 64, { 12 * 64 + 3 }> = Keys::new(0xC4A7_0A46_A000_0003);
+const SIDE_KEY: usize = 0;
+const LEAP_KEY: usize = 1;
 
 #[inline]
 fn piece_key(code: u8, sq: u8) -> u64 {
-    KEYS[code as usize * 64 + sq as usize]
+    KEYS.coded(code as usize, sq)
 }
 
 /// A chaturanga position. Small and `Copy`, because perft and search copy it for each move.
@@ -168,21 +178,19 @@ impl Chaturanga {
     fn clear_leap(&mut self, color: Color) {
         if self.has_leap(color) {
             self.leap &= !(1 << color.index());
-            self.hash ^= KEYS[LEAP_KEY + color.index()];
+            self.hash ^= KEYS.extra(LEAP_KEY + color.index());
         }
     }
 
     /// The FEN letter on a square.
     fn letter(&self, sq: u8) -> Option<char> {
         let code = self.board[sq as usize];
-        (code != EMPTY).then(|| {
-            let c = LETTERS[(code % 6) as usize];
-            if code >= 6 {
-                c.to_ascii_lowercase()
-            } else {
-                c
-            }
-        })
+        let color = if code >= 6 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        (code != EMPTY).then(|| piece_letter(&LETTERS, color, (code % 6) as usize))
     }
 
     fn empty() -> Chaturanga {
@@ -259,39 +267,23 @@ impl Game for Chaturanga {
     const HEIGHT: u8 = 8;
 
     fn from_fen(fen: &str) -> Result<Self, String> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err("a FEN needs at least the board and the side to move".to_string());
-        }
-        if fields.len() > 6 {
-            return Err(format!(
-                "a chaturanga FEN has at most 6 fields, not {}",
-                fields.len()
-            ));
-        }
+        let fields = Fields::split(fen, "chaturanga", &FEN_FIELDS)?;
         let mut pos = Chaturanga::empty();
-        for (file, rank, letter) in parse_board(fields[0], 8, 8)? {
-            let kind = LETTERS
-                .iter()
-                .position(|&l| l == letter.to_ascii_uppercase())
-                .ok_or_else(|| format!("unknown piece letter '{}'", letter.escape_debug()))?;
-            let color = if letter.is_ascii_uppercase() { 0 } else { 6 };
-            pos.put(color + kind as u8, rank * 8 + file);
+        for (file, rank, letter) in parse_board(fields.board(), 8, 8)? {
+            let (color, kind) = parse_piece(&LETTERS, letter)?;
+            pos.put(color.index() as u8 * 6 + kind as u8, rank * 8 + file);
         }
-        pos.side = Color::from_fen_field(fields[1])?;
-        pos.leap = Chaturanga::parse_leap(fields.get(2).copied().unwrap_or("-"))?;
-        let ep = fields.get(3).copied().unwrap_or("-");
+        pos.side = fields.side()?;
+        pos.leap = Chaturanga::parse_leap(fields.get(2, "-"))?;
+        let ep = fields.get(3, "-");
         if ep != "-" {
             return Err(format!(
                 "chaturanga has no en passant: the fourth field must be '-', not '{}'",
                 ep.escape_debug()
             ));
         }
-        pos.halfmove = parse_counter(fields.get(4).copied().unwrap_or("0"), "halfmove clock")?;
-        pos.fullmove = parse_counter(fields.get(5).copied().unwrap_or("1"), "fullmove number")?;
-        if pos.fullmove == 0 {
-            return Err("fullmove number must be at least 1".to_string());
-        }
+        pos.halfmove = fields.counter(4, "halfmove clock", 0)?;
+        pos.fullmove = fields.fullmove(5)?;
         pos.validate()?;
         pos.hash = pos.recompute_hash();
         Ok(pos)
@@ -351,7 +343,7 @@ impl Game for Chaturanga {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
-        self.hash ^= KEYS[SIDE_KEY];
+        self.hash ^= KEYS.extra(SIDE_KEY);
         // RULES.md (2): a king put in check loses its right.
         if self.has_leap(them) && self.attacked(self.king_square(them), us) {
             self.clear_leap(them);
@@ -363,16 +355,13 @@ impl Game for Chaturanga {
     }
 
     fn recompute_hash(&self) -> u64 {
-        let mut hash = 0;
-        for sq in self.occupied().squares() {
-            hash ^= piece_key(self.board[sq as usize], sq);
-        }
+        let mut hash = KEYS.pieces(&self.pieces, &self.colors);
         if self.side == Color::Black {
-            hash ^= KEYS[SIDE_KEY];
+            hash ^= KEYS.extra(SIDE_KEY);
         }
         for color in [Color::White, Color::Black] {
             if self.has_leap(color) {
-                hash ^= KEYS[LEAP_KEY + color.index()];
+                hash ^= KEYS.extra(LEAP_KEY + color.index());
             }
         }
         hash

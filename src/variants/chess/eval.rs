@@ -6,6 +6,7 @@
 
 use super::weights::WEIGHTS;
 use super::{Chess, BISHOP, KEYS, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDE_KEY};
+use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
@@ -103,7 +104,9 @@ impl SearchGame for Chess {
         } else {
             0
         };
-        victim * 8 + promotion - attacker / 10
+        // Unlike the other games, the king's value is not capped: its captures are ordered
+        // well behind others of the same victim.
+        mvv_lva(victim, attacker, promotion)
     }
 
     fn see_ge(&self, mv: Move, threshold: i32) -> bool {
@@ -145,7 +148,7 @@ impl SearchGame for Chess {
         passed.ep = super::NO_SQUARE;
         passed.ep_capturable = false;
         passed.side = self.side.flip();
-        passed.hash ^= KEYS[SIDE_KEY];
+        passed.hash ^= KEYS.extra(SIDE_KEY);
         Some(passed)
     }
 }

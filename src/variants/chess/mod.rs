@@ -3,14 +3,15 @@
 //! hash, and bulk counting of the last perft ply ([`Game::count_moves`]).
 //!
 //! Choices where RULES.md leaves room:
-//! - FEN: six fields, board and side required, the rest default to `- - 0 1`. The castling
-//!   field is `-` or a subset of `KQkq` in any order, each letter once, and each right needs
-//!   its king and rook on their original squares. The en-passant square must be on rank 6
-//!   (White to move) or rank 3 (Black to move), with the pawn that just made its double step
-//!   in front of it and the two squares it crossed empty. The fullmove number starts at 1.
+//! - FEN: six fields, board and side required, the rest default to `- - 0 1` (read and
+//!   written by [`crate::variants::chesslike`], as in duck chess). The castling field is `-`
+//!   or a subset of `KQkq` in any order, each letter once, and each right needs its king and
+//!   rook on their original squares. The en-passant square must be on rank 6 (White to move)
+//!   or rank 3 (Black to move), with the pawn that just made its double push in front of it
+//!   and the two squares it crossed empty. The fullmove number starts at 1.
 //! - The hash covers the board, the side to move, the castling rights and the en-passant
 //!   file only when an en-passant capture is legal (RULES.md: repetition compares it only
-//!   then); the FEN still writes the square after every double step.
+//!   then); the FEN still writes the square after every double push.
 //! - Draws by rule: the fifty-move rule (halfmove clock of 100 or more) and insufficient
 //!   material (K v K, K and one minor piece v K, only kings and bishops with every bishop on
 //!   squares of one colour).
@@ -20,25 +21,17 @@ mod movegen;
 mod see;
 mod weights;
 
-use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
-use crate::core::zobrist::keys;
-use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
+use crate::core::fen::{draw_board, parse_board, parse_piece, piece_letter, write_board, Fields};
+use crate::core::zobrist::Keys;
+use crate::core::{Bits, Color, Game, GameResult, Move};
+use crate::variants::chesslike::{self, castle_rook, en_passant_capturers, en_passant_victim};
+use crate::variants::chesslike::{BISHOP, KING, KNIGHT, LETTERS, NO_SQUARE, PAWN, QUEEN, ROOK};
+use crate::variants::chesslike::{CASTLING_KEEP, RANK_1, RANK_8};
 use movegen::{Counter, Lister};
 
 /// The depth `thoat bench` searches `positions/bench/chess.fen` to (with those positions, it
 /// fixes the bench signature).
 pub const BENCH_DEPTH: i32 = 13;
-
-/// Piece types, the index into [`Chess::pieces`].
-const PAWN: usize = 0;
-const KNIGHT: usize = 1;
-const BISHOP: usize = 2;
-const ROOK: usize = 3;
-const QUEEN: usize = 4;
-const KING: usize = 5;
-
-/// FEN letters of the piece types (White's; Black's are lowercase).
-const LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
 
 /// Move kinds. Kinds 0-5 are ordinary moves of that piece type (captures included).
 const DOUBLE_PUSH: u8 = 6;
@@ -48,40 +41,21 @@ const CASTLE: u8 = 8;
 /// A pawn's move to the last rank; the move's promotion field holds the new piece type.
 const PROMOTION: u8 = 9;
 
-/// Castling right bits; Black's are White's shifted left by 2.
-const WHITE_KING_SIDE: u8 = 1;
-const WHITE_QUEEN_SIDE: u8 = 2;
-const BLACK_KING_SIDE: u8 = 4;
-const BLACK_QUEEN_SIDE: u8 = 8;
-
-/// No en-passant square.
-const NO_SQUARE: u8 = 64;
-
-/// `CASTLING_KEEP[sq]`: the rights that survive a move from or to `sq`.
-const CASTLING_KEEP: [u8; 64] = {
-    let mut keep = [15u8; 64];
-    keep[0] = 15 & !WHITE_QUEEN_SIDE;
-    keep[4] = 15 & !(WHITE_KING_SIDE | WHITE_QUEEN_SIDE);
-    keep[7] = 15 & !WHITE_KING_SIDE;
-    keep[56] = 15 & !BLACK_QUEEN_SIDE;
-    keep[60] = 15 & !(BLACK_KING_SIDE | BLACK_QUEEN_SIDE);
-    keep[63] = 15 & !BLACK_KING_SIDE;
-    keep
-};
-
-/// Zobrist keys: 768 piece-square keys ((colour * 6 + type) * 64 + square), then the side
-/// to move, 4 castling rights and 8 en-passant files.
-const KEY_COUNT: usize = 768 + 1 + 4 + 8;
-const ALL_KEYS: [u64; KEY_COUNT] = keys(0xC4E5_5000_0000_0001);
-static KEYS: [u64; KEY_COUNT] = ALL_KEYS;
-const SIDE_KEY: usize = 768;
-const CASTLING_KEY: usize = 769;
-const EP_KEY: usize = 773;
+/// Zobrist keys: the pieces, then the side to move, 4 castling rights and 8 en-passant
+/// files (the indices below count from the end of the pieces).
+type ChessKeys = Keys<6, 64, { 768 + 1 + 4 + 8 }>;
+/// A constant, so that `CASTLING_KEYS` can be built from it at compile time; play reads the
+/// one static copy.
+const ALL_KEYS: ChessKeys = Keys::new(0xC4E5_5000_0000_0001);
+static KEYS: ChessKeys = ALL_KEYS;
+const SIDE_KEY: usize = 0;
+const CASTLING_KEY: usize = 1;
+const EP_KEY: usize = 5;
 
 /// The key of a piece of `color` and `kind` on `sq`.
 #[inline(always)]
 fn piece_key(color: usize, kind: usize, sq: u8) -> u64 {
-    KEYS[((color * 6 + kind) * 64 + (sq as usize & 63)) % 768]
+    KEYS.piece(color, kind, sq & 63)
 }
 
 /// `CASTLING_KEYS[rights]`: the combined key of a set of castling rights (4 bits).
@@ -92,7 +66,7 @@ static CASTLING_KEYS: [u64; 16] = {
         let mut bit = 0;
         while bit < 4 {
             if rights & (1 << bit) != 0 {
-                table[rights] ^= ALL_KEYS[CASTLING_KEY + bit];
+                table[rights] ^= ALL_KEYS.extra(CASTLING_KEY + bit);
             }
             bit += 1;
         }
@@ -110,7 +84,7 @@ fn castling_key(rights: u8) -> u64 {
 /// The key of the en-passant file of `sq`.
 #[inline(always)]
 fn ep_key(sq: u8) -> u64 {
-    KEYS[EP_KEY + (sq as usize & 7)]
+    KEYS.extra(EP_KEY + (sq as usize & 7))
 }
 
 const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
@@ -127,7 +101,7 @@ pub struct Chess {
     side: Color,
     /// Castling right bits (`WHITE_KING_SIDE` ...).
     castling: u8,
-    /// The square a pawn skipped with a double step on the last move, or `NO_SQUARE`.
+    /// The square a pawn skipped with a double push on the last move, or `NO_SQUARE`.
     ep: u8,
     /// Whether the side to move has a legal en-passant capture (then the hash has `ep`).
     ep_capturable: bool,
@@ -146,13 +120,13 @@ impl Chess {
 
     /// The FEN letter on `sq`, if any.
     fn letter_on(&self, sq: u8) -> Option<char> {
-        self.piece_on(sq).map(|(color, kind)| {
-            if color == 0 {
-                LETTERS[kind]
-            } else {
-                LETTERS[kind].to_ascii_lowercase()
-            }
-        })
+        let (color, kind) = self.piece_on(sq)?;
+        let color = if color == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(piece_letter(&LETTERS, color, kind))
     }
 
     /// Puts a piece on an empty square (FEN parsing and colour flipping).
@@ -204,72 +178,6 @@ impl Chess {
             || (p[KNIGHT] == 0
                 && (p[BISHOP] & LIGHT_SQUARES == 0 || p[BISHOP] & !LIGHT_SQUARES == 0))
     }
-
-    fn parse_castling(&mut self, field: &str) -> Result<(), String> {
-        if field == "-" {
-            return Ok(());
-        }
-        if field.is_empty() {
-            return Err("empty castling field".to_string());
-        }
-        for c in field.chars() {
-            let (bit, king, rook, color) = match c {
-                'K' => (WHITE_KING_SIDE, 4, 7, 0),
-                'Q' => (WHITE_QUEEN_SIDE, 4, 0, 0),
-                'k' => (BLACK_KING_SIDE, 60, 63, 1),
-                'q' => (BLACK_QUEEN_SIDE, 60, 56, 1),
-                _ => {
-                    return Err(format!(
-                        "bad castling field '{}': only KQkq or -",
-                        field.escape_debug()
-                    ))
-                }
-            };
-            if self.castling & bit != 0 {
-                return Err(format!("castling right '{c}' given twice"));
-            }
-            if self.piece_on(king) != Some((color, KING))
-                || self.piece_on(rook) != Some((color, ROOK))
-            {
-                return Err(format!(
-                    "castling right '{c}' without its king and rook on their original squares"
-                ));
-            }
-            self.castling |= bit;
-        }
-        Ok(())
-    }
-
-    fn parse_ep(&mut self, field: &str) -> Result<(), String> {
-        if field == "-" {
-            return Ok(());
-        }
-        let (file, rank) = crate::core::parse_square(field, 8, 8)
-            .ok_or_else(|| format!("bad en-passant square '{}'", field.escape_debug()))?;
-        let sq = rank * 8 + file;
-        let (ep_rank, pawn_color) = match self.side {
-            Color::White => (5, 1),
-            Color::Black => (2, 0),
-        };
-        if rank != ep_rank {
-            return Err(format!(
-                "en-passant square {field} is not on rank {} with {:?} to move",
-                ep_rank + 1,
-                self.side
-            ));
-        }
-        let occupied = self.colors[0] | self.colors[1];
-        let origin = if pawn_color == 1 { sq + 8 } else { sq - 8 };
-        if self.piece_on(sq ^ 8) != Some((pawn_color, PAWN))
-            || occupied & (1u64 << sq | 1u64 << origin) != 0
-        {
-            return Err(format!(
-                "en-passant square {field} does not follow a pawn's double step"
-            ));
-        }
-        self.ep = sq;
-        Ok(())
-    }
 }
 
 impl Game for Chess {
@@ -279,34 +187,21 @@ impl Game for Chess {
     const HEIGHT: u8 = 8;
 
     fn from_fen(fen: &str) -> Result<Self, String> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err("a chess FEN needs at least the board and the side to move".to_string());
-        }
-        if fields.len() > 6 {
-            return Err(format!(
-                "a chess FEN has at most 6 fields, this one has {}",
-                fields.len()
-            ));
-        }
+        let fields = Fields::split(fen, "chess", &chesslike::FEN_FIELDS)?;
         let mut pos = Chess {
             pieces: [0; 6],
             colors: [0; 2],
             hash: 0,
-            side: Color::from_fen_field(fields[1])?,
+            side: fields.side()?,
             castling: 0,
             ep: NO_SQUARE,
             ep_capturable: false,
             halfmove: 0,
             fullmove: 1,
         };
-        for (file, rank, letter) in parse_board(fields[0], 8, 8)? {
-            let kind = LETTERS
-                .iter()
-                .position(|&l| l == letter.to_ascii_uppercase())
-                .ok_or_else(|| format!("unknown piece letter '{}'", letter.escape_debug()))?;
-            let color = usize::from(letter.is_ascii_lowercase());
-            pos.put(color, kind, rank * 8 + file);
+        for (file, rank, letter) in parse_board(fields.board(), 8, 8)? {
+            let (color, kind) = parse_piece(&LETTERS, letter)?;
+            pos.put(color.index(), kind, rank * 8 + file);
         }
         for (color, name) in [(0, "White"), (1, "Black")] {
             let kings = (pos.pieces[KING] & pos.colors[color]).count_ones();
@@ -314,7 +209,7 @@ impl Game for Chess {
                 return Err(format!("{name} has {kings} kings, needs exactly one"));
             }
         }
-        if pos.pieces[PAWN] & (0xff | 0xff << 56) != 0 {
+        if pos.pieces[PAWN] & (RANK_1 | RANK_8) != 0 {
             return Err("a pawn stands on rank 1 or 8".to_string());
         }
         let them = pos.side.flip().index();
@@ -322,17 +217,11 @@ impl Game for Chess {
         if pos.attackers(pos.king_square(them), them ^ 1, occupied) != 0 {
             return Err("the side not to move is in check".to_string());
         }
-        pos.parse_castling(fields.get(2).copied().unwrap_or("-"))?;
-        pos.parse_ep(fields.get(3).copied().unwrap_or("-"))?;
-        if let Some(field) = fields.get(4) {
-            pos.halfmove = parse_counter(field, "halfmove clock")?;
-        }
-        if let Some(field) = fields.get(5) {
-            pos.fullmove = parse_counter(field, "fullmove number")?;
-            if pos.fullmove == 0 {
-                return Err("the fullmove number starts at 1".to_string());
-            }
-        }
+        pos.castling = chesslike::parse_castling(fields.get(2, "-"), &pos.pieces, &pos.colors)?;
+        pos.ep =
+            chesslike::parse_en_passant(fields.get(3, "-"), pos.side, &pos.pieces, &pos.colors)?;
+        pos.halfmove = fields.counter(4, "halfmove clock", 0)?;
+        pos.fullmove = fields.fullmove(5)?;
         pos.ep_capturable = pos.compute_ep_capturable();
         pos.hash = pos.recompute_hash();
         Ok(pos)
@@ -340,28 +229,14 @@ impl Game for Chess {
 
     fn fen(&self) -> String {
         let board = write_board(8, 8, |file, rank| self.letter_on(rank * 8 + file));
-        let castling: String = "KQkq"
-            .chars()
-            .enumerate()
-            .filter(|&(bit, _)| self.castling & (1 << bit) != 0)
-            .map(|(_, c)| c)
-            .collect();
-        let castling = if castling.is_empty() {
-            "-".to_string()
-        } else {
-            castling
-        };
-        let ep = if self.ep == NO_SQUARE {
-            "-".to_string()
-        } else {
-            square_name(self.ep % 8, self.ep / 8)
-        };
-        format!(
-            "{board} {} {castling} {ep} {} {}",
-            self.side.letter(),
+        let rest = chesslike::fen_fields(
+            self.side,
+            self.castling,
+            self.ep,
             self.halfmove,
-            self.fullmove
-        )
+            self.fullmove,
+        );
+        format!("{board} {rest}")
     }
 
     fn side_to_move(&self) -> Color {
@@ -384,7 +259,7 @@ impl Game for Chess {
         let them = us ^ 1;
         let (from, to, kind) = (mv.from() & 63, mv.to() & 63, mv.kind());
         let (from_bit, to_bit) = (1u64 << from, 1u64 << to);
-        let mut hash = self.hash ^ KEYS[SIDE_KEY];
+        let mut hash = self.hash ^ KEYS.extra(SIDE_KEY);
         if self.ep_capturable {
             hash ^= ep_key(self.ep);
         }
@@ -410,17 +285,12 @@ impl Game for Chess {
         }
         match kind {
             EN_PASSANT => {
-                let captured = to ^ 8;
+                let captured = en_passant_victim(to);
                 self.toggle(them, PAWN, 1u64 << captured);
                 hash ^= piece_key(them, PAWN, captured);
             }
             CASTLE => {
-                // The king went to g or c; the rook comes from h or a to f or d.
-                let (rook_from, rook_to) = if to & 7 == 6 {
-                    (to + 1, to - 1)
-                } else {
-                    (to - 2, to + 1)
-                };
+                let (rook_from, rook_to) = castle_rook(to);
                 self.toggle(us, ROOK, 1u64 << rook_from | 1u64 << rook_to);
                 hash ^= piece_key(us, ROOK, rook_from) ^ piece_key(us, ROOK, rook_to);
             }
@@ -458,16 +328,9 @@ impl Game for Chess {
     }
 
     fn recompute_hash(&self) -> u64 {
-        let mut hash = castling_key(self.castling);
-        for color in 0..2 {
-            for kind in 0..6 {
-                for sq in (self.pieces[kind] & self.colors[color]).squares() {
-                    hash ^= piece_key(color, kind, sq);
-                }
-            }
-        }
+        let mut hash = KEYS.pieces(&self.pieces, &self.colors) ^ castling_key(self.castling);
         if self.side == Color::Black {
-            hash ^= KEYS[SIDE_KEY];
+            hash ^= KEYS.extra(SIDE_KEY);
         }
         if self.ep_capturable {
             hash ^= ep_key(self.ep);
@@ -476,12 +339,8 @@ impl Game for Chess {
     }
 
     fn move_text(&self, mv: Move) -> String {
-        let (from, to) = (mv.from() & 63, mv.to() & 63);
-        let mut text = square_name(from % 8, from / 8) + &square_name(to % 8, to / 8);
-        if mv.kind() == PROMOTION {
-            text.push(LETTERS[mv.promotion() as usize % 6].to_ascii_lowercase());
-        }
-        text
+        let promotion = (mv.kind() == PROMOTION).then_some(mv.promotion() as usize % 6);
+        chesslike::move_text(mv.from() & 63, mv.to() & 63, promotion)
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
@@ -517,12 +376,8 @@ impl Game for Chess {
             colors: [self.colors[1].swap_bytes(), self.colors[0].swap_bytes()],
             hash: 0,
             side: self.side.flip(),
-            castling: (self.castling & 3) << 2 | self.castling >> 2,
-            ep: if self.ep == NO_SQUARE {
-                NO_SQUARE
-            } else {
-                self.ep ^ 56
-            },
+            castling: chesslike::flip_castling(self.castling),
+            ep: chesslike::flip_en_passant(self.ep),
             ep_capturable: false,
             halfmove: self.halfmove,
             fullmove: self.fullmove,

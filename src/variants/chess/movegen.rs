@@ -6,55 +6,13 @@
 //! One generator serves both listing and counting: it hands sets of destination squares to a
 //! [`Sink`]. The counting sink only takes popcounts, which makes perft's last ply cheap.
 
-use super::{Chess, BISHOP, CASTLE, DOUBLE_PUSH, EN_PASSANT, KING, KNIGHT, PAWN, PROMOTION, QUEEN};
-use super::{ROOK, WHITE_KING_SIDE};
+use super::{en_passant_capturers, en_passant_victim, Chess, CASTLE, DOUBLE_PUSH, EN_PASSANT};
+use super::{BISHOP, KING, KNIGHT, PAWN, PROMOTION, QUEEN, ROOK};
 use crate::core::attacks8::{self, between, line};
 use crate::core::bits::shift;
 use crate::core::{Bits, Move};
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xff;
-/// Destinations of a single push that may push again: rank 3 for White, rank 6 for Black.
-const DOUBLE_FROM: [u64; 2] = [RANK_1 << 16, RANK_1 << 40];
-/// The last rank, where pawns promote.
-const PROMOTION_RANK: [u64; 2] = [RANK_1 << 56, RANK_1];
-
-/// Castling per side and wing: the squares that must be empty, the squares the king crosses
-/// or reaches (they must not be attacked), and the king's destination.
-struct CastlePath {
-    empty: u64,
-    safe: u64,
-    king_to: u8,
-}
-
-/// `CASTLE_PATHS[side][wing]`, wing 0 = king side, 1 = queen side.
-const CASTLE_PATHS: [[CastlePath; 2]; 2] = [
-    [
-        CastlePath {
-            empty: 0x60,
-            safe: 0x60,
-            king_to: 6,
-        },
-        CastlePath {
-            empty: 0x0e,
-            safe: 0x0c,
-            king_to: 2,
-        },
-    ],
-    [
-        CastlePath {
-            empty: 0x60 << 56,
-            safe: 0x60 << 56,
-            king_to: 62,
-        },
-        CastlePath {
-            empty: 0x0e << 56,
-            safe: 0x0c << 56,
-            king_to: 58,
-        },
-    ],
-];
+use crate::variants::chesslike::{CASTLE_PATHS, DOUBLE_PUSH_RANK, FILE_A, FILE_H, FORWARD};
+use crate::variants::chesslike::{PROMOTIONS, PROMOTION_RANK, WHITE_KING_SIDE};
 
 /// Receives the legal moves as destination sets.
 pub(super) trait Sink {
@@ -105,7 +63,7 @@ impl Sink for Lister<'_> {
     fn promotions(&mut self, targets: u64, delta: i8) {
         for to in targets.squares() {
             let from = to.wrapping_sub(delta as u8);
-            for piece in [QUEEN, ROOK, BISHOP, KNIGHT] {
+            for piece in PROMOTIONS {
                 self.0.push(Move::new(from, to, 0, PROMOTION, piece as u8));
             }
         }
@@ -192,7 +150,7 @@ impl Chess {
         let us = self.side.index();
         let them = us ^ 1;
         let to = self.ep & 63;
-        let captured = 1u64 << (to ^ 8);
+        let captured = 1u64 << en_passant_victim(to);
         let occupied = (self.colors[0] | self.colors[1]) ^ (1u64 << from) ^ captured | 1u64 << to;
         let ksq = self.king_square(us);
         let enemy = self.colors[them] & !captured;
@@ -209,8 +167,7 @@ impl Chess {
     /// The side to move's pawns that could capture on the `ep` square, legal or not.
     #[inline(always)]
     pub(super) fn en_passant_candidates(&self) -> u64 {
-        let us = self.side.index();
-        attacks8::PAWN_ATTACKS[us ^ 1][self.ep as usize & 63] & self.pieces[PAWN] & self.colors[us]
+        en_passant_capturers(&self.pieces, &self.colors, self.side.index(), self.ep)
     }
 
     /// Hands every legal move to `sink`.
@@ -302,7 +259,7 @@ impl Chess {
         ksq: u8,
     ) {
         let them = US ^ 1;
-        let forward: i8 = if US == 0 { 8 } else { -8 };
+        let forward = FORWARD[US];
         let (left, right): (i8, i8) = if US == 0 { (7, 9) } else { (-9, -7) };
         let own = self.colors[US];
         let enemy = self.colors[them];
@@ -312,7 +269,7 @@ impl Chess {
 
         let free = pawns & !pinned;
         let single = shift(free, forward) & empty;
-        let double = shift(single & DOUBLE_FROM[US], forward) & empty & target;
+        let double = shift(single & DOUBLE_PUSH_RANK[US], forward) & empty & target;
         let single = single & target;
         let captures_left = shift(free & !FILE_A, left) & enemy & target;
         let captures_right = shift(free & !FILE_H, right) & enemy & target;
@@ -331,7 +288,7 @@ impl Chess {
             let ray = line(ksq, from) & target;
             let bit = 1u64 << from;
             let single = shift(bit, forward) & empty;
-            let double = shift(single & DOUBLE_FROM[US], forward) & empty & ray;
+            let double = shift(single & DOUBLE_PUSH_RANK[US], forward) & empty & ray;
             let captures = attacks8::PAWN_ATTACKS[US][from as usize] & enemy & ray;
             for (set, delta) in [
                 (single & ray, forward),

@@ -26,6 +26,7 @@ use super::weights::WEIGHTS;
 use super::{Duck, BISHOP, EN_PASSANT, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::core::attacks8::{bishop, queen, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
 use crate::core::bits::shift;
+use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
 use crate::variants::pst8;
@@ -373,8 +374,8 @@ impl SearchGame for Duck {
             self.piece_at(mv.to()).map_or(0, |k| VALUES[k])
         };
         let attacker = self.piece_at(mv.from()).map_or(0, |k| VALUES[k]);
-        victim * 8 + VALUES[mv.promotion() as usize % 6] * i32::from(mv.promotion() != 0)
-            - attacker.min(1000) / 10
+        let promotion = VALUES[mv.promotion() as usize % 6] * i32::from(mv.promotion() != 0);
+        mvv_lva(victim, attacker.min(1000), promotion)
     }
 
     fn see_ge(&self, mv: Move, threshold: i32) -> bool {

@@ -14,7 +14,7 @@
 //!   the capturing one too, places the duck), which [`Game::fen`] must be able to write and
 //!   read back. Any other missing king is rejected.
 //! - Castling rights in a FEN must match a king and rook on their start squares, and an
-//!   en-passant square must match a pawn that could just have double-stepped; otherwise the
+//!   en-passant square must match a pawn that could just have made a double push; otherwise the
 //!   field does not fit and the FEN is rejected.
 //! - The hash covers pieces, side, castling, the duck square, and the en-passant file only
 //!   when a pawn of the side to move can actually capture (the duck not on that square).
@@ -30,80 +30,35 @@ mod select;
 mod tests;
 mod weights;
 
-use crate::core::attacks8::PAWN_ATTACKS;
-use crate::core::fen::draw_board;
-use crate::core::zobrist::keys;
+use crate::core::fen::{draw_board, piece_letter};
+use crate::core::zobrist::Keys;
 use crate::core::{Color, Game, GameResult, Move};
+use crate::variants::chesslike::{self, castle_rook, en_passant_capturers, en_passant_victim};
+use crate::variants::chesslike::{BISHOP, KING, KNIGHT, LETTERS, NO_SQUARE, PAWN, QUEEN, ROOK};
+use crate::variants::chesslike::{CASTLING_KEEP, WHITE_KING_SIDE};
 
 /// The depth `thoat bench` searches `positions/bench/duck.fen` to (with those positions, it
 /// fixes the bench signature).
 pub const BENCH_DEPTH: i32 = 10;
 
-/// Piece type indices into [`Duck::pieces`]; promotion codes reuse them (0 = none).
-const PAWN: usize = 0;
-const KNIGHT: usize = 1;
-const BISHOP: usize = 2;
-const ROOK: usize = 3;
-const QUEEN: usize = 4;
-const KING: usize = 5;
-
-/// FEN letters of the piece types (White's, uppercase).
-const PIECE_LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
 
 /// Move kinds stored in [`Move::kind`].
 const NORMAL: u8 = 0;
-const DOUBLE_STEP: u8 = 1;
+const DOUBLE_PUSH: u8 = 1;
 const EN_PASSANT: u8 = 2;
 const CASTLE: u8 = 3;
 
-/// Castling-right bits.
-const WHITE_SHORT: u8 = 1;
-const WHITE_LONG: u8 = 2;
-const BLACK_SHORT: u8 = 4;
-const BLACK_LONG: u8 = 8;
-
-/// "No en-passant square".
-const NO_SQUARE: u8 = 64;
-
-/// Squares by name, for castling.
-const A1: u8 = 0;
-const C1: u8 = 2;
-const D1: u8 = 3;
-const E1: u8 = 4;
-const F1: u8 = 5;
-const G1: u8 = 6;
-const H1: u8 = 7;
-const A8: u8 = 56;
-const D8: u8 = 59;
-const E8: u8 = 60;
-const F8: u8 = 61;
-const G8: u8 = 62;
-const H8: u8 = 63;
-
-/// The castling rights that survive a move touching each square (from or to): moving or
-/// capturing a king or rook on its start square ends the rights it carries.
-const CASTLE_KEEP: [u8; 64] = {
-    let mut keep = [0xfu8; 64];
-    keep[A1 as usize] = !WHITE_LONG & 0xf;
-    keep[E1 as usize] = !(WHITE_SHORT | WHITE_LONG) & 0xf;
-    keep[H1 as usize] = !WHITE_SHORT & 0xf;
-    keep[A8 as usize] = !BLACK_LONG & 0xf;
-    keep[E8 as usize] = !(BLACK_SHORT | BLACK_LONG) & 0xf;
-    keep[H8 as usize] = !BLACK_SHORT & 0xf;
-    keep
-};
-
-/// Zobrist keys: 12 x 64 pieces, 16 castling sets, 8 en-passant files, 64 duck squares, side.
-const KEY_COUNT: usize = 768 + 16 + 8 + 64 + 1;
-static KEYS: [u64; KEY_COUNT] = keys(0xD0C4_C4E5_5000_0002);
-const CASTLE_KEYS: usize = 768;
-const EP_KEYS: usize = CASTLE_KEYS + 16;
+/// Zobrist keys: the pieces, then 16 castling sets, 8 en-passant files, 64 duck squares and
+/// the side (the indices below count from the end of the pieces).
+static KEYS: Keys<6, 64, { 768 + 16 + 8 + 64 + 1 }> = Keys::new(0xD0C4_C4E5_5000_0002);
+const CASTLING_KEYS: usize = 0;
+const EP_KEYS: usize = CASTLING_KEYS + 16;
 const DUCK_KEYS: usize = EP_KEYS + 8;
 const SIDE_KEY: usize = DUCK_KEYS + 64;
 
 #[inline]
 fn piece_key(color: Color, piece: usize, sq: u8) -> u64 {
-    KEYS[(color.index() * 6 + piece) * 64 + sq as usize]
+    KEYS.piece(color.index(), piece, sq)
 }
 
 #[inline]
@@ -122,9 +77,9 @@ pub struct Duck {
     duck: u64,
     /// Side to move.
     side: Color,
-    /// Castling-right bits ([`WHITE_SHORT`] ...).
+    /// Castling-right bits ([`WHITE_KING_SIDE`] ...).
     castling: u8,
-    /// The square a pawn skipped with a double step on the last move, or [`NO_SQUARE`].
+    /// The square a pawn skipped with a double push on the last move, or [`NO_SQUARE`].
     ep: u8,
     /// Plies since the last capture or pawn move.
     halfmove: u32,
@@ -174,14 +129,10 @@ impl Duck {
         if self.ep == NO_SQUARE || self.duck & bit(self.ep) != 0 {
             return 0;
         }
-        let us = self.side;
-        let capturers = PAWN_ATTACKS[us.flip().index()][self.ep as usize]
-            & self.pieces[PAWN]
-            & self.colors[us.index()];
-        if capturers == 0 {
+        if en_passant_capturers(&self.pieces, &self.colors, self.side.index(), self.ep) == 0 {
             0
         } else {
-            KEYS[EP_KEYS + (self.ep % 8) as usize]
+            KEYS.extra(EP_KEYS + (self.ep % 8) as usize)
         }
     }
 
@@ -190,7 +141,7 @@ impl Duck {
         if self.duck == 0 {
             0
         } else {
-            KEYS[DUCK_KEYS + self.duck.trailing_zeros() as usize]
+            KEYS.extra(DUCK_KEYS + self.duck.trailing_zeros() as usize)
         }
     }
 
@@ -209,22 +160,13 @@ impl Duck {
             return Some('*');
         }
         let piece = self.piece_at(sq)?;
-        let letter = PIECE_LETTERS[piece];
-        match self.color_at(sq) {
-            Some(Color::Black) => Some(letter.to_ascii_lowercase()),
-            _ => Some(letter),
-        }
+        Some(piece_letter(&LETTERS, self.color_at(sq)?, piece))
     }
 
-    /// Where the rook goes from and to when the king castles to `king_to` (g1, c1, g8 or c8;
-    /// the last arm is c8).
-    fn castle_rook(king_to: u8) -> (u8, u8) {
-        match king_to {
-            G1 => (H1, F1),
-            C1 => (A1, D1),
-            G8 => (H8, F8),
-            _ => (A8, D8),
-        }
+    /// The hash part of the castling rights.
+    #[inline]
+    fn castling_key(&self) -> u64 {
+        KEYS.extra(CASTLING_KEYS + self.castling as usize)
     }
 }
 
@@ -269,14 +211,13 @@ impl Game for Duck {
         let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
         let kind = mv.kind();
-        self.hash ^= self.ep_key() ^ self.duck_key() ^ KEYS[CASTLE_KEYS + self.castling as usize];
+        self.hash ^= self.ep_key() ^ self.duck_key() ^ self.castling_key();
 
         // A generated move always starts on a piece of the side to move.
         let moving = self.piece_at(from).unwrap_or(PAWN);
         let mut reset_clock = moving == PAWN;
         if kind == EN_PASSANT {
-            let victim = if us == Color::White { to - 8 } else { to + 8 };
-            self.toggle(them, PAWN, victim);
+            self.toggle(them, PAWN, en_passant_victim(to));
         } else if let Some(captured) = self.piece_at(to) {
             self.toggle(them, captured, to);
             reset_clock = true;
@@ -285,18 +226,18 @@ impl Game for Duck {
         let promotion = mv.promotion() as usize;
         self.toggle(us, if promotion != 0 { promotion } else { moving }, to);
         if kind == CASTLE {
-            let (rook_from, rook_to) = Duck::castle_rook(to);
+            let (rook_from, rook_to) = castle_rook(to);
             self.toggle(us, ROOK, rook_from);
             self.toggle(us, ROOK, rook_to);
         }
 
-        self.castling &= CASTLE_KEEP[from as usize] & CASTLE_KEEP[to as usize];
+        self.castling &= CASTLING_KEEP[from as usize] & CASTLING_KEEP[to as usize];
         self.halfmove = if reset_clock {
             0
         } else {
             self.halfmove.saturating_add(1)
         };
-        self.ep = if kind == DOUBLE_STEP {
+        self.ep = if kind == DOUBLE_PUSH {
             (from + to) / 2
         } else {
             NO_SQUARE
@@ -306,10 +247,7 @@ impl Game for Duck {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
-        self.hash ^= KEYS[SIDE_KEY]
-            ^ self.ep_key()
-            ^ self.duck_key()
-            ^ KEYS[CASTLE_KEYS + self.castling as usize];
+        self.hash ^= KEYS.extra(SIDE_KEY) ^ self.ep_key() ^ self.duck_key() ^ self.castling_key();
     }
 
     fn hash(&self) -> u64 {
@@ -317,38 +255,22 @@ impl Game for Duck {
     }
 
     fn recompute_hash(&self) -> u64 {
-        let mut hash = KEYS[CASTLE_KEYS + self.castling as usize] ^ self.ep_key() ^ self.duck_key();
+        let mut hash = KEYS.pieces(&self.pieces, &self.colors)
+            ^ self.castling_key()
+            ^ self.ep_key()
+            ^ self.duck_key();
         if self.side == Color::Black {
-            hash ^= KEYS[SIDE_KEY];
-        }
-        for color in [Color::White, Color::Black] {
-            for (piece, &squares) in self.pieces.iter().enumerate() {
-                let mut own = squares & self.colors[color.index()];
-                while own != 0 {
-                    hash ^= piece_key(color, piece, own.trailing_zeros() as u8);
-                    own &= own - 1;
-                }
-            }
+            hash ^= KEYS.extra(SIDE_KEY);
         }
         hash
     }
 
     fn move_text(&self, mv: Move) -> String {
-        let name = |sq: u8| crate::core::square_name(sq % 8, sq / 8);
-        let promotion = match mv.promotion() as usize {
-            KNIGHT => "n",
-            BISHOP => "b",
-            ROOK => "r",
-            QUEEN => "q",
-            _ => "",
-        };
-        format!(
-            "{}{}{promotion},{}{}",
-            name(mv.from()),
-            name(mv.to()),
-            name(mv.to()),
-            name(mv.extra())
-        )
+        let promotion = (mv.promotion() != 0).then_some(mv.promotion() as usize);
+        let piece_move = chesslike::move_text(mv.from(), mv.to(), promotion);
+        // The duck's move: from where the piece went (RULES.md's notation) to its square.
+        let duck_move = chesslike::move_text(mv.to(), mv.extra(), None);
+        format!("{piece_move},{duck_move}")
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
@@ -378,10 +300,8 @@ impl Game for Duck {
         flipped.colors = [self.colors[1].swap_bytes(), self.colors[0].swap_bytes()];
         flipped.duck = self.duck.swap_bytes();
         flipped.side = self.side.flip();
-        flipped.castling = (self.castling & 3) << 2 | self.castling >> 2;
-        if self.ep != NO_SQUARE {
-            flipped.ep = self.ep ^ 56;
-        }
+        flipped.castling = chesslike::flip_castling(self.castling);
+        flipped.ep = chesslike::flip_en_passant(self.ep);
         flipped.hash = flipped.recompute_hash();
         flipped
     }

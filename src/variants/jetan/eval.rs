@@ -25,6 +25,7 @@
 use super::tables::{bit, tables, tree_reach, Piece, Tables, SQUARES, TREE_PIECES};
 use super::weights::WEIGHTS;
 use super::{Jetan, SIDE_KEY};
+use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
@@ -334,7 +335,7 @@ impl SearchGame for Jetan {
 
     fn tactical_order(&self, mv: Move) -> i32 {
         let value = |sq: u8| self.piece_at(sq).map_or(0, |(_, p)| VALUES[p as usize]);
-        value(mv.to()) * 8 - value(mv.from()).min(1000) / 10
+        mvv_lva(value(mv.to()), value(mv.from()).min(1000), 0)
     }
 
     fn see_ge(&self, mv: Move, threshold: i32) -> bool {

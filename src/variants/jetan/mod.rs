@@ -28,11 +28,11 @@ mod tables;
 mod tests;
 mod weights;
 
-use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
-use crate::core::zobrist::keys;
+use crate::core::fen::{draw_board, parse_board, parse_piece, piece_letter, write_board, Fields};
+use crate::core::zobrist::Keys;
 use crate::core::{Bits, Color, Game, GameResult, Move};
 use movegen::ESCAPE;
-use tables::{bit, Piece, SQUARES};
+use tables::{bit, Piece, LETTERS, SQUARES};
 
 /// The depth `thoat bench` searches `positions/bench/jetan.fen` to (with those positions, it
 /// fixes the bench signature).
@@ -56,13 +56,16 @@ const FEW_PIECES: u32 = 3;
 
 /// Zobrist keys: 2 colours x 8 kinds x 100 squares, then side to move, then the two escape
 /// rights.
-const KEYS: [u64; 2 * 8 * SQUARES + 3] = keys(0x4A45_5441_4E5F_0005);
-const SIDE_KEY: u64 = KEYS[2 * 8 * SQUARES];
-const ESCAPE_KEYS: [u64; 2] = [KEYS[2 * 8 * SQUARES + 1], KEYS[2 * 8 * SQUARES + 2]];
+const KEYS: Keys<8, SQUARES, { 2 * 8 * SQUARES + 3 }> = Keys::new(0x4A45_5441_4E5F_0005);
+const SIDE_KEY: u64 = KEYS.extra(0);
+const ESCAPE_KEYS: [u64; 2] = [KEYS.extra(1), KEYS.extra(2)];
+
+/// The FEN fields, for [`Fields::split`].
+const FEN_FIELDS: [&str; 5] = ["board", "side", "escape", "countdown", "fullmove number"];
 
 #[inline(always)]
 fn piece_key(color: Color, piece: Piece, sq: u8) -> u64 {
-    KEYS[(color.index() * 8 + piece as usize) * SQUARES + sq as usize]
+    KEYS.piece(color.index(), piece as usize, sq)
 }
 
 /// A jetan position.
@@ -187,10 +190,7 @@ fn piece_name(piece: Piece) -> &'static str {
 }
 
 fn letter(color: Color, piece: Piece) -> char {
-    match color {
-        Color::White => piece.letter(),
-        Color::Black => piece.letter().to_ascii_lowercase(),
-    }
+    piece_letter(&LETTERS, color, piece as usize)
 }
 
 impl Game for Jetan {
@@ -201,30 +201,14 @@ impl Game for Jetan {
     const HEIGHT: u8 = 10;
 
     fn from_fen(fen: &str) -> Result<Self, String> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err("a jetan FEN needs at least the board and the side to move".into());
-        }
-        if fields.len() > 5 {
-            return Err(format!(
-                "a jetan FEN has at most 5 fields (board side escape countdown fullmove), not {}",
-                fields.len()
-            ));
-        }
-        let side = Color::from_fen_field(fields[1])?;
-        let mut pos = Jetan::empty(side);
-        for (file, rank, c) in parse_board(fields[0], 10, 10)? {
-            let piece =
-                Piece::from_letter(c).ok_or_else(|| format!("unknown jetan piece letter '{c}'"))?;
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            pos.toggle(color, piece, rank * 10 + file);
+        let fields = Fields::split(fen, "jetan", &FEN_FIELDS)?;
+        let mut pos = Jetan::empty(fields.side()?);
+        for (file, rank, c) in parse_board(fields.board(), 10, 10)? {
+            let (color, kind) = parse_piece(&LETTERS, c)?;
+            pos.toggle(color, Piece::ALL[kind], rank * 10 + file);
         }
         pos.check_royals()?;
-        pos.escape = match fields.get(2).copied().unwrap_or("-") {
+        pos.escape = match fields.get(2, "-") {
             "-" => 0,
             "Q" => 1,
             "q" => 2,
@@ -235,7 +219,7 @@ impl Game for Jetan {
                 ))
             }
         };
-        let countdown = parse_counter(fields.get(3).copied().unwrap_or("0"), "countdown")?;
+        let countdown = fields.counter(3, "countdown", 0)?;
         if countdown > COUNTDOWN_LIMIT as u32 {
             return Err(format!(
                 "countdown {countdown} is above {COUNTDOWN_LIMIT}: the game ended at {COUNTDOWN_LIMIT}"
@@ -247,10 +231,7 @@ impl Game for Jetan {
             ));
         }
         pos.countdown = countdown as u8;
-        pos.fullmove = parse_counter(fields.get(4).copied().unwrap_or("1"), "fullmove number")?;
-        if pos.fullmove == 0 {
-            return Err("fullmove number must be at least 1".into());
-        }
+        pos.fullmove = fields.fullmove(4)?;
         pos.hash = pos.recompute_hash();
         Ok(pos)
     }
@@ -326,15 +307,7 @@ impl Game for Jetan {
     }
 
     fn recompute_hash(&self) -> u64 {
-        let mut hash = 0;
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                let squares = self.by_kind[piece as usize] & self.by_color[color.index()];
-                for sq in squares.squares() {
-                    hash ^= piece_key(color, piece, sq);
-                }
-            }
-        }
+        let mut hash = KEYS.pieces(&self.by_kind, &self.by_color);
         if self.side == Color::Black {
             hash ^= SIDE_KEY;
         }

@@ -59,26 +59,23 @@ impl Piece {
         Piece::Princess,
     ];
 
-    /// The uppercase FEN letter.
+    /// The uppercase FEN letter. The game itself reads and writes letters with
+    /// [`LETTERS`]; the test's reference generator asks the piece.
+    #[cfg(test)]
     pub const fn letter(self) -> char {
-        match self {
-            Piece::Panthan => 'P',
-            Piece::Thoat => 'T',
-            Piece::Warrior => 'W',
-            Piece::Padwar => 'A',
-            Piece::Dwar => 'D',
-            Piece::Flier => 'F',
-            Piece::Chief => 'K',
-            Piece::Princess => 'Q',
-        }
+        LETTERS[self as usize]
     }
 
-    /// The kind of an uppercase or lowercase FEN letter.
+    /// The kind of an uppercase or lowercase FEN letter (for the test's reference generator).
+    #[cfg(test)]
     pub fn from_letter(c: char) -> Option<Piece> {
         let upper = c.to_ascii_uppercase();
         Piece::ALL.into_iter().find(|p| p.letter() == upper)
     }
 }
+
+/// The uppercase (White) FEN letter of each kind, by its number.
+pub const LETTERS: [char; 8] = ['P', 'T', 'W', 'A', 'D', 'F', 'K', 'Q'];
 
 /// A step as (file delta, rank delta).
 type Step = (i8, i8);

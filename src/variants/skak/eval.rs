@@ -3,7 +3,8 @@
 //! `weights.rs`, fitted by `thoat tune`), capture ordering, and the null move.
 
 use super::weights::WEIGHTS;
-use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KINDS, LANAR, SIDE_KEY_INDEX, ZOBRIST};
+use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KEYS, KINDS, LANAR, SIDE_KEY};
+use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
@@ -91,8 +92,7 @@ impl SearchGame for Skak {
 
     fn tactical_order(&self, mv: Move) -> i32 {
         let victim = self.piece_at(mv.to()).map_or(0, |(_, kind)| VALUES[kind]);
-        let attacker = VALUES[mv.kind() as usize % KINDS].min(1000);
-        victim * 8 - attacker / 10
+        mvv_lva(victim, VALUES[mv.kind() as usize % KINDS].min(1000), 0)
     }
 
     fn see_ge(&self, mv: Move, threshold: i32) -> bool {
@@ -122,7 +122,7 @@ impl SearchGame for Skak {
         }
         let mut passed = *self;
         passed.side = self.side.flip();
-        passed.hash ^= ZOBRIST[SIDE_KEY_INDEX];
+        passed.hash ^= KEYS.extra(SIDE_KEY);
         Some(passed)
     }
 }

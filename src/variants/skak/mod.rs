@@ -1,4 +1,4 @@
-//! Skak, the 7x7 game, as `/work/shared/RULES.md` (section "skak") defines it.
+//! Skak, the 7x7 game, as RULES.md (section "skak") defines it.
 //!
 //! Pieces: `K` Jarkhan (king step), `Q` Adhal (queen), `R` Lanar (rook), `B` Höfdhing
 //! (bishop), `P` Fylgdar: one orthogonal step in any of the four directions to an empty
@@ -29,9 +29,9 @@ mod see;
 mod tests;
 mod weights;
 
-use crate::core::fen::{draw_board, parse_board, parse_counter, write_board};
-use crate::core::zobrist::keys;
-use crate::core::{square_name, Bits, Color, Game, GameResult, Move};
+use crate::core::fen::{draw_board, parse_board, parse_piece, piece_letter, write_board, Fields};
+use crate::core::zobrist::Keys;
+use crate::core::{square_name, Color, Game, GameResult, Move};
 
 /// The depth `thoat bench` searches `positions/bench/skak.fen` to (with those positions, it
 /// fixes the bench signature).
@@ -50,21 +50,31 @@ const FYLGDAR: usize = 4;
 /// The number of piece kinds.
 const KINDS: usize = 5;
 /// The uppercase (White) FEN letter of each kind, by kind index.
-const LETTERS: [u8; KINDS] = *b"KQRBP";
+const LETTERS: [char; KINDS] = ['K', 'Q', 'R', 'B', 'P'];
 
 /// Board width and height.
 const SIZE: u8 = 7;
 
 /// Zobrist keys: one per (colour, kind, square of the 8x8 layout), then the side key.
-static ZOBRIST: [u64; 2 * KINDS * 64 + 1] = keys(0x5CA4_7A7A_0000_0007);
-/// The key toggled when Black is to move.
-const SIDE_KEY_INDEX: usize = 2 * KINDS * 64;
+static KEYS: Keys<KINDS, 64, { 2 * KINDS * 64 + 1 }> = Keys::new(0x5CA4_7A7A_0000_0007);
+/// The key toggled when Black is to move (counted from the end of the pieces).
+const SIDE_KEY: usize = 0;
 
 /// The Zobrist key of a piece of `color` and `kind` on `square`.
 #[inline(always)]
 fn piece_key(color: usize, kind: usize, square: u8) -> u64 {
-    ZOBRIST[(color * KINDS + kind) * 64 + square as usize]
+    KEYS.piece(color, kind, square)
 }
+
+/// The FEN fields, for [`Fields::split`].
+const FEN_FIELDS: [&str; 6] = [
+    "board",
+    "side",
+    "-",
+    "-",
+    "halfmove clock",
+    "fullmove number",
+];
 
 /// A skak position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,13 +120,8 @@ impl Skak {
 
     /// The FEN letter on `(file, rank)`.
     fn letter(&self, file: u8, rank: u8) -> Option<char> {
-        self.piece_at(rank * 8 + file).map(|(color, kind)| {
-            let upper = LETTERS[kind] as char;
-            match color {
-                Color::White => upper,
-                Color::Black => upper.to_ascii_lowercase(),
-            }
-        })
+        self.piece_at(rank * 8 + file)
+            .map(|(color, kind)| piece_letter(&LETTERS, color, kind))
     }
 
     /// Places a piece (building a position); updates the hash.
@@ -133,7 +138,7 @@ impl Skak {
             colors: [0; 2],
             kinds: [0; KINDS],
             hash: if side == Color::Black {
-                ZOBRIST[SIDE_KEY_INDEX]
+                KEYS.extra(SIDE_KEY)
             } else {
                 0
             },
@@ -144,20 +149,6 @@ impl Skak {
     }
 }
 
-/// The colour and kind of a FEN letter.
-fn parse_letter(c: char) -> Result<(Color, usize), String> {
-    let kind = LETTERS
-        .iter()
-        .position(|&l| l == c.to_ascii_uppercase() as u8)
-        .ok_or_else(|| format!("unknown piece letter '{}' in skak", c.escape_debug()))?;
-    let color = if c.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Ok((color, kind))
-}
-
 impl Game for Skak {
     const NAME: &'static str = "skak";
     const START_FEN: &'static str = "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1";
@@ -165,41 +156,22 @@ impl Game for Skak {
     const HEIGHT: u8 = SIZE;
 
     fn from_fen(fen: &str) -> Result<Self, String> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err("a skak FEN needs at least the board and the side to move".to_string());
-        }
-        if fields.len() > 6 {
-            return Err(format!(
-                "a skak FEN has at most 6 fields, this one has {}",
-                fields.len()
-            ));
-        }
-        let placed = parse_board(fields[0], SIZE, SIZE)?;
-        let side = Color::from_fen_field(fields[1])?;
+        let fields = Fields::split(fen, "skak", &FEN_FIELDS)?;
+        let placed = parse_board(fields.board(), SIZE, SIZE)?;
+        let side = fields.side()?;
         for (index, name) in [(2, "third"), (3, "fourth")] {
-            if let Some(&field) = fields.get(index) {
-                if field != "-" {
-                    return Err(format!(
-                        "the {name} field of a skak FEN must be '-', not '{field}'"
-                    ));
-                }
+            let field = fields.get(index, "-");
+            if field != "-" {
+                return Err(format!(
+                    "the {name} field of a skak FEN must be '-', not '{field}'"
+                ));
             }
         }
-        let halfmove = match fields.get(4) {
-            Some(field) => parse_counter(field, "halfmove clock")?,
-            None => 0,
-        };
-        let fullmove = match fields.get(5) {
-            Some(field) => parse_counter(field, "fullmove number")?,
-            None => 1,
-        };
-        if fullmove == 0 {
-            return Err("fullmove number must be at least 1".to_string());
-        }
+        let halfmove = fields.counter(4, "halfmove clock", 0)?;
+        let fullmove = fields.fullmove(5)?;
         let mut pos = Skak::empty(side, halfmove, fullmove);
         for (file, rank, c) in placed {
-            let (color, kind) = parse_letter(c)?;
+            let (color, kind) = parse_piece(&LETTERS, c)?;
             pos.put(color, kind, rank * 8 + file);
         }
         for color in [Color::White, Color::Black] {
@@ -262,7 +234,7 @@ impl Game for Skak {
         }
         self.kinds[kind] ^= from_bit | to_bit;
         self.colors[us] ^= from_bit | to_bit;
-        self.hash ^= piece_key(us, kind, from) ^ piece_key(us, kind, to) ^ ZOBRIST[SIDE_KEY_INDEX];
+        self.hash ^= piece_key(us, kind, from) ^ piece_key(us, kind, to) ^ KEYS.extra(SIDE_KEY);
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -274,15 +246,9 @@ impl Game for Skak {
     }
 
     fn recompute_hash(&self) -> u64 {
-        let mut hash = if self.side == Color::Black {
-            ZOBRIST[SIDE_KEY_INDEX]
-        } else {
-            0
-        };
-        for square in (self.colors[0] | self.colors[1]).squares() {
-            if let Some((color, kind)) = self.piece_at(square) {
-                hash ^= piece_key(color.index(), kind, square);
-            }
+        let mut hash = KEYS.pieces(&self.kinds, &self.colors);
+        if self.side == Color::Black {
+            hash ^= KEYS.extra(SIDE_KEY);
         }
         hash
     }
