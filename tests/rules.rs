@@ -3,20 +3,17 @@
 //! move text round trip, random games played to their end, and move parsing against a
 //! reading of every legal move's text.
 
-mod common;
-
 use std::collections::HashMap;
 use thoat::core::game::{parse_move, perft, GameState};
 use thoat::core::rng::Rng;
-use thoat::core::zobrist::splitmix64;
-use thoat::core::{split_move_squares, square_name, Game, Move};
+use thoat::core::{split_move_squares, square_name, suite, Game, Move};
 use thoat::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
 /// The largest perft (by the suite's own count) used for the colour-flip comparison.
 const FLIP_NODE_LIMIT: u64 = 2_000_000;
 
 fn fen_round_trip<G: Game>() {
-    for case in common::read_suite(G::NAME) {
+    for case in suite::cases(G::NAME) {
         let pos = G::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         let fen = pos.fen();
         let again = G::from_fen(&fen).unwrap_or_else(|e| panic!("{}: reparse {fen}: {e}", case.id));
@@ -28,7 +25,7 @@ fn fen_round_trip<G: Game>() {
 }
 
 fn color_flip_symmetry<G: Game>() {
-    for case in common::read_suite(G::NAME) {
+    for case in suite::cases(G::NAME) {
         let pos = G::from_fen(&case.fen).unwrap();
         let flipped = pos.color_flipped();
         assert_ne!(flipped.side_to_move(), pos.side_to_move());
@@ -46,15 +43,18 @@ fn color_flip_symmetry<G: Game>() {
     }
 }
 
+/// The FENs of the game's perft suite and its start position.
+fn suite_and_start_fens<G: Game>() -> Vec<String> {
+    let mut fens: Vec<String> = suite::cases(G::NAME).into_iter().map(|c| c.fen).collect();
+    fens.push(G::START_FEN.to_string());
+    fens
+}
+
 /// Plays random games from every suite position and the start, checking the hash and the
 /// move text at every step; returns the number of plies played.
 fn random_games<G: Game>(games_per_position: usize, max_plies: usize) -> usize {
-    let mut seed = 0x7E57_u64 ^ G::NAME.len() as u64;
-    let mut fens: Vec<String> = common::read_suite(G::NAME)
-        .into_iter()
-        .map(|c| c.fen)
-        .collect();
-    fens.push(G::START_FEN.to_string());
+    let mut rng = Rng::from_state(0x7E57_u64 ^ G::NAME.len() as u64);
+    let fens = suite_and_start_fens::<G>();
     let mut plies = 0;
     let mut moves = Vec::new();
     for fen in &fens {
@@ -70,9 +70,7 @@ fn random_games<G: Game>(games_per_position: usize, max_plies: usize) -> usize {
                     "result() said the game goes on: {}",
                     game.position.fen()
                 );
-                let (next, r) = splitmix64(seed);
-                seed = next;
-                let mv: Move = moves[(r % moves.len() as u64) as usize];
+                let mv: Move = moves[rng.below(moves.len())];
                 let text = game.position.move_text(mv);
                 assert_eq!(
                     parse_move(&game.position, &text),
@@ -153,11 +151,7 @@ fn near_texts<G: Game>(text: &str) -> Vec<String> {
 /// of texts compared.
 fn parse_move_equals_reading_every_text<G: Game>() -> usize {
     let mut rng = Rng::new(0x7A27, G::NAME.len() as u64);
-    let mut fens: Vec<String> = common::read_suite(G::NAME)
-        .into_iter()
-        .map(|c| c.fen)
-        .collect();
-    fens.push(G::START_FEN.to_string());
+    let fens = suite_and_start_fens::<G>();
     let mut moves = Vec::new();
     let mut compared = 0;
     for fen in &fens {

@@ -1,5 +1,6 @@
 //! Vocabulary shared by every game: colours, moves, the [`Game`] trait, board geometry,
-//! bit iteration, Zobrist keys and FEN board helpers. No game rules live here.
+//! bit iteration, Zobrist keys, FEN board helpers, the seeded random generator and the perft
+//! suites (and, for unit tests, `testkit`). No game rules live here.
 
 pub mod attacks8;
 pub mod bits;
@@ -7,6 +8,9 @@ pub mod fen;
 pub mod game;
 pub mod moves;
 pub mod rng;
+pub mod suite;
+#[cfg(test)]
+pub mod testkit;
 pub mod zobrist;
 
 pub use bits::Bits;

@@ -20,6 +20,7 @@
 //!   every reply line is well formed and every `bestmove` is legal where its search began.
 
 use crate::core::game::parse_move;
+use crate::core::suite;
 use crate::core::{Game, GameState};
 use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
 use crate::uci::{AnyGame, Output, Uci};
@@ -62,36 +63,10 @@ pub struct FuzzReport {
 /// The fuzzer's seeded generator (kept under this name for the storm test and soak).
 pub use crate::core::rng::Rng;
 
-/// The perft suites, whose FENs are the fuzzer's seeds.
-const SUITES: [(Variant, &str); 5] = [
-    (
-        Variant::Chess,
-        include_str!("../../../positions/chess.perft"),
-    ),
-    (Variant::Duck, include_str!("../../../positions/duck.perft")),
-    (
-        Variant::Chaturanga,
-        include_str!("../../../positions/chaturanga.perft"),
-    ),
-    (Variant::Skak, include_str!("../../../positions/skak.perft")),
-    (
-        Variant::Jetan,
-        include_str!("../../../positions/jetan.perft"),
-    ),
-];
-
 /// The valid FENs of `variant`: its start position and every position of its perft suite.
 pub fn seed_fens(variant: Variant) -> Vec<String> {
     let mut fens = vec![crate::with_game!(variant, G => G::START_FEN.to_string())];
-    for (v, text) in SUITES {
-        if v == variant {
-            fens.extend(
-                text.lines()
-                    .filter_map(|l| l.trim().strip_prefix("epd "))
-                    .map(|f| f.trim().to_string()),
-            );
-        }
-    }
+    fens.extend(suite::cases(variant.name()).into_iter().map(|c| c.fen));
     fens
 }
 

@@ -10,8 +10,8 @@
 //! The first 0-7 plies of each game are random legal moves (from the seed), so the games
 //! differ although the search is deterministic.
 
-use super::fuzz::Rng;
 use crate::core::game::parse_move;
+use crate::core::rng::Rng;
 use crate::core::{Color, Game, GameState};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
 use crate::variants::{Chess, Variant};

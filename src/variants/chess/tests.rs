@@ -2,35 +2,22 @@
 //! hand from the diagram of the position (the reasoning is in the comments).
 
 use super::*;
-use crate::core::game::{parse_move, perft, GameState};
+use crate::core::game::{perft, GameState};
+use crate::core::testkit::{self, sorted};
 
 fn pos(fen: &str) -> Chess {
-    Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    testkit::pos(fen)
 }
 
+/// The sorted move texts of `fen`, after checking that the bulk count agrees.
 fn move_texts(fen: &str) -> Vec<String> {
     let p = pos(fen);
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    let mut texts: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
-    texts.sort();
-    assert_eq!(p.count_moves(&mut moves), texts.len() as u64, "{fen}");
-    texts
-}
-
-fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
+    testkit::assert_count_agrees(&p);
+    testkit::texts(&p)
 }
 
 fn play(fen: &str, moves: &[&str]) -> Chess {
-    let mut p = pos(fen);
-    for text in moves {
-        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-        p.play(mv);
-    }
-    p
+    testkit::after(&pos(fen), moves)
 }
 
 #[test]

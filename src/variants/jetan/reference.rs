@@ -231,32 +231,14 @@ impl RefPos {
 
     /// The FEN (board, side, escape rights, countdown, fullmove 1).
     pub fn fen(&self) -> String {
-        let mut rows = Vec::new();
-        for rank in (0..10).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..10 {
-                match self.board[rank * 10 + file] {
-                    None => empty += 1,
-                    Some((color, piece)) => {
-                        if empty > 0 {
-                            row += &empty.to_string();
-                            empty = 0;
-                        }
-                        let c = piece.letter();
-                        row.push(if color == Color::White {
-                            c
-                        } else {
-                            c.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
-        }
+        let board = crate::core::fen::write_board(10, 10, |file, rank| {
+            let (color, piece) = self.board[rank as usize * 10 + file as usize]?;
+            let c = piece.letter();
+            Some(match color {
+                Color::White => c,
+                Color::Black => c.to_ascii_lowercase(),
+            })
+        });
         let rights = match self.escape {
             [true, true] => "Qq",
             [true, false] => "Q",
@@ -264,8 +246,7 @@ impl RefPos {
             [false, false] => "-",
         };
         format!(
-            "{} {} {rights} {} 1",
-            rows.join("/"),
+            "{board} {} {rights} {} 1",
             self.side.letter(),
             self.countdown
         )

@@ -5,8 +5,9 @@ use super::reference::{Board, RefMove, RefPos};
 use super::tables::{paths, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
 use crate::core::game::{parse_move, perft, GameState};
-use crate::core::zobrist::splitmix64;
-use crate::core::{Color, Game, GameResult, Move};
+use crate::core::rng::Rng;
+use crate::core::testkit::{self, texts};
+use crate::core::{suite, Color, Game, GameResult, Move};
 
 /// Destinations (captures included, own pieces not excluded) of `piece` of `color` on `sq`
 /// with the occupied squares `occ`, from the tables.
@@ -23,15 +24,7 @@ fn reach(t: &Tables, piece: Piece, color: Color, sq: u8, occ: u128) -> u128 {
 }
 
 fn pos(fen: &str) -> Jetan {
-    Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn texts(p: &Jetan) -> Vec<String> {
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    let mut t: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
-    t.sort();
-    t
+    testkit::pos(fen)
 }
 
 fn sq(name: &str) -> u8 {
@@ -40,10 +33,7 @@ fn sq(name: &str) -> u8 {
 }
 
 fn play(p: &Jetan, text: &str) -> Jetan {
-    let mv = parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    let mut next = p.clone();
-    next.play(mv);
-    next
+    testkit::after(p, &[text])
 }
 
 /// Destinations on an empty board from the central square e5, as (dx, dy), sorted.
@@ -396,15 +386,11 @@ fn color_flip_swaps_rights() {
 
 // ---- Comparison with the reference generator ----
 
-fn random_board(seed: &mut u64) -> RefPos {
-    let mut next = |n: u64| {
-        let (s, r) = splitmix64(*seed);
-        *seed = s;
-        r % n
-    };
+fn random_board(rng: &mut Rng) -> RefPos {
+    let mut next = |n: usize| rng.below(n);
     let mut board: Board = [None; 100];
-    let place = |board: &mut Board, color, piece, next: &mut dyn FnMut(u64) -> u64| loop {
-        let s = next(100) as usize;
+    let place = |board: &mut Board, color, piece, next: &mut dyn FnMut(usize) -> usize| loop {
+        let s = next(100);
         if board[s].is_none() {
             board[s] = Some((color, piece));
             return;
@@ -414,14 +400,8 @@ fn random_board(seed: &mut u64) -> RefPos {
         place(&mut board, color, Piece::Chief, &mut next);
         place(&mut board, color, Piece::Princess, &mut next);
     }
-    let others = [
-        Piece::Panthan,
-        Piece::Thoat,
-        Piece::Warrior,
-        Piece::Padwar,
-        Piece::Dwar,
-        Piece::Flier,
-    ];
+    // Every kind but the Chief and the Princess.
+    let others = &Piece::ALL[..6];
     // Density from nearly empty to crowded.
     let extra = match next(4) {
         0 => next(5),
@@ -435,7 +415,7 @@ fn random_board(seed: &mut u64) -> RefPos {
         } else {
             Color::Black
         };
-        let piece = others[next(6) as usize];
+        let piece = others[next(6)];
         place(&mut board, color, piece, &mut next);
     }
     let side = if next(2) == 0 {
@@ -466,21 +446,20 @@ fn bitboard_moves(p: &Jetan) -> Vec<RefMove> {
 
 #[test]
 fn matches_reference_generator_on_random_positions() {
-    let mut seed = 0x5EED_u64;
+    let mut rng = Rng::from_state(0x5EED);
     let mut total = 0;
     for i in 0..3500 {
-        let reference = random_board(&mut seed);
+        let reference = random_board(&mut rng);
         let fen = reference.fen();
         let p = pos(&fen);
         let expected = reference.moves();
-        let got = bitboard_moves(&p);
-        assert_eq!(got, expected, "position {i}: {fen}");
-        assert_eq!(
-            p.count_moves(&mut Vec::new()),
-            expected.len() as u64,
-            "{fen}"
-        );
         total += expected.len();
+        testkit::assert_same_moves(
+            &format!("position {i}: {fen}"),
+            bitboard_moves(&p),
+            expected,
+        );
+        testkit::assert_count_agrees(&p);
     }
     assert!(total > 100_000, "only {total} moves compared");
 }
@@ -489,32 +468,21 @@ fn matches_reference_generator_on_random_positions() {
 /// with the reference generator (depth 2) so they do not come only from the bitboards.
 #[test]
 fn added_perft_positions_agree_with_reference() {
-    let text = include_str!("../../../positions/jetan.perft");
-    let mut id = "";
-    let mut fen = "";
     let mut checked = 0;
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("id ") {
-            id = rest;
-        } else if let Some(rest) = line.strip_prefix("epd ") {
-            fen = rest;
-        } else if let Some(rest) = line.strip_prefix("perft ") {
-            let mut parts = rest.split_whitespace();
-            let depth: u32 = parts.next().unwrap().parse().unwrap();
-            let nodes: u64 = parts.next().unwrap().parse().unwrap();
-            let added = id.split_whitespace().next().is_some_and(|n| {
-                n.trim_start_matches("jetan-")
-                    .parse::<u32>()
-                    .is_ok_and(|k| k > 12)
-            });
-            if added && depth <= 2 {
-                assert_eq!(
-                    RefPos::from_fen(fen).perft(depth),
-                    nodes,
-                    "{id} depth {depth}"
-                );
-                checked += 1;
-            }
+    for case in suite::cases("jetan") {
+        let id = &case.id;
+        let added = id.split_whitespace().next().is_some_and(|n| {
+            n.trim_start_matches("jetan-")
+                .parse::<u32>()
+                .is_ok_and(|k| k > 12)
+        });
+        for &(depth, nodes) in case.counts.iter().filter(|c| added && c.0 <= 2) {
+            assert_eq!(
+                RefPos::from_fen(&case.fen).perft(depth),
+                nodes,
+                "{id} depth {depth}"
+            );
+            checked += 1;
         }
     }
     assert!(checked >= 6, "only {checked} added counts checked");
