@@ -24,28 +24,10 @@ const fn step_table(deltas: &[(i8, i8)]) -> [u64; 64] {
 }
 
 /// Knight moves from each square.
-pub static KNIGHT: [u64; 64] = step_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+pub static KNIGHT: [u64; 64] = step_table(&super::KNIGHT_LEAPS);
 
 /// King steps from each square.
-pub static KING: [u64; 64] = step_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
+pub static KING: [u64; 64] = step_table(&super::KING_STEPS);
 
 /// Squares a pawn of each colour attacks: `PAWN_ATTACKS[color][square]`.
 pub static PAWN_ATTACKS: [[u64; 64]; 2] = [

@@ -58,6 +58,31 @@ impl Color {
     }
 }
 
+/// The eight knight leaps as (file, rank) steps.
+pub const KNIGHT_LEAPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// The eight king steps as (file, rank) steps, the orthogonal ones first: also the eight
+/// directions a queen slides in.
+pub const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
 /// The name of the square at `file` (0 = `a`) and `rank` (0 = rank 1): `a1`, `j10`.
 pub fn square_name(file: u8, rank: u8) -> String {
     format!("{}{}", (b'a' + file) as char, rank as u32 + 1)

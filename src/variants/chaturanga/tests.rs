@@ -386,21 +386,12 @@ mod reference {
                 ((0..8).contains(&nf) && (0..8).contains(&nr)).then(|| (nr * 8 + nf) as usize)
             };
             let free_or_enemy = |sq: usize| self.board[sq].is_none_or(|(w, _)| w != white);
-            let knight = [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ];
+            let knight = crate::core::KNIGHT_LEAPS;
             let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
             let mut out = vec![];
-            let jumps = |deltas: &[(i32, i32)], leap: bool, out: &mut Vec<_>| {
+            let jumps = |deltas: &[(i8, i8)], leap: bool, out: &mut Vec<_>| {
                 for &(df, dr) in deltas {
-                    if let Some(sq) = at(df, dr) {
+                    if let Some(sq) = at(df.into(), dr.into()) {
                         if free_or_enemy(sq) {
                             out.push((sq, leap, None));
                         }
@@ -409,17 +400,7 @@ mod reference {
             };
             match letter {
                 b'K' => {
-                    let steps = [
-                        (1, 0),
-                        (-1, 0),
-                        (0, 1),
-                        (0, -1),
-                        (1, 1),
-                        (1, -1),
-                        (-1, 1),
-                        (-1, -1),
-                    ];
-                    jumps(&steps, false, &mut out);
+                    jumps(&crate::core::KING_STEPS, false, &mut out);
                     if self.leap[side(white)] {
                         jumps(&knight, true, &mut out);
                     }

@@ -373,30 +373,12 @@ impl Ref {
             let mut add = |to: usize| piece_moves.push((from, to, None, false, false));
             match c.to_ascii_uppercase() {
                 b'N' | b'K' => {
-                    let steps: &[(i32, i32)] = if c.eq_ignore_ascii_case(&b'N') {
-                        &[
-                            (1, 2),
-                            (2, 1),
-                            (2, -1),
-                            (1, -2),
-                            (-1, -2),
-                            (-2, -1),
-                            (-2, 1),
-                            (-1, 2),
-                        ]
+                    let steps = if c.eq_ignore_ascii_case(&b'N') {
+                        crate::core::KNIGHT_LEAPS
                     } else {
-                        &[
-                            (1, 0),
-                            (1, 1),
-                            (0, 1),
-                            (-1, 1),
-                            (-1, 0),
-                            (-1, -1),
-                            (0, -1),
-                            (1, -1),
-                        ]
+                        crate::core::KING_STEPS
                     };
-                    for &(df, dr) in steps {
+                    for (df, dr) in steps.map(|(df, dr)| (i32::from(df), i32::from(dr))) {
                         if let Some(to) = Ref::at(f + df, r + dr) {
                             let t = self.board[to];
                             if t == b'.' || self.enemy(t) {
@@ -407,16 +389,8 @@ impl Ref {
                 }
                 b'B' | b'R' | b'Q' => {
                     let upper = c.to_ascii_uppercase();
-                    for (df, dr) in [
-                        (1, 0),
-                        (-1, 0),
-                        (0, 1),
-                        (0, -1),
-                        (1, 1),
-                        (1, -1),
-                        (-1, 1),
-                        (-1, -1),
-                    ] {
+                    let directions = crate::core::KING_STEPS;
+                    for (df, dr) in directions.map(|(df, dr)| (i32::from(df), i32::from(dr))) {
                         let diagonal = df != 0 && dr != 0;
                         if (upper == b'B' && !diagonal) || (upper == b'R' && diagonal) {
                             continue;

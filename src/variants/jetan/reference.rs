@@ -23,20 +23,11 @@ pub struct RefPos {
 /// A move: from, to, and whether it is the Princess's escape.
 pub type RefMove = (u8, u8, bool);
 
-type Steps = &'static [(i32, i32)];
+type Steps = &'static [(i8, i8)];
 
 const ORTH: Steps = &[(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: Steps = &[(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const ANY: Steps = &[
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const ANY: Steps = &crate::core::KING_STEPS;
 
 /// The single steps a piece may take at each step of its move, one list per allowed
 /// sequence of step kinds.
@@ -76,8 +67,8 @@ fn has_path(board: &Board, from: usize, color: Color, piece: Piece, to: usize) -
             return false;
         }
         for &(dx, dy) in *first {
-            let file = (here % 10) as i32 + dx;
-            let rank = (here / 10) as i32 + dy;
+            let file = (here % 10) as i32 + i32::from(dx);
+            let rank = (here / 10) as i32 + i32::from(dy);
             if !(0..10).contains(&file) || !(0..10).contains(&rank) {
                 continue;
             }
