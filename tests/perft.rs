@@ -26,27 +26,19 @@ fn check_suite<G: Game>() {
     );
 }
 
-#[test]
-fn chess_perft_suite() {
-    check_suite::<Chess>();
+macro_rules! suite_tests {
+    ($($name:ident: $G:ty),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            check_suite::<$G>();
+        }
+    )*};
 }
 
-#[test]
-fn duck_perft_suite() {
-    check_suite::<Duck>();
-}
-
-#[test]
-fn chaturanga_perft_suite() {
-    check_suite::<Chaturanga>();
-}
-
-#[test]
-fn skak_perft_suite() {
-    check_suite::<Skak>();
-}
-
-#[test]
-fn jetan_perft_suite() {
-    check_suite::<Jetan>();
-}
+suite_tests!(
+    chess_perft_suite: Chess,
+    duck_perft_suite: Duck,
+    chaturanga_perft_suite: Chaturanga,
+    skak_perft_suite: Skak,
+    jetan_perft_suite: Jetan,
+);

@@ -4,6 +4,7 @@
 
 use super::game::parse_move;
 use super::rng::Rng;
+use super::suite::{self, PerftCase};
 use super::{Game, Move};
 use std::fmt::Debug;
 
@@ -36,6 +37,24 @@ pub fn sorted(list: &[&str]) -> Vec<String> {
 /// The legal move of `p` whose text is `text`; panics with [`parse_move`]'s error if none.
 pub fn legal<G: Game>(p: &G, text: &str) -> Move {
     parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Asserts that the game refuses every FEN of `fens`.
+pub fn assert_refused<G: Game>(fens: &[&str]) {
+    for fen in fens {
+        assert!(G::from_fen(fen).is_err(), "accepted: '{fen}'");
+    }
+}
+
+/// Every count of the game's perft suite as (position, depth, nodes), in file order.
+pub fn suite_counts(game: &str) -> Vec<(PerftCase, u32, u64)> {
+    let mut out = Vec::new();
+    for case in suite::cases(game) {
+        for &(depth, nodes) in &case.counts {
+            out.push((case.clone(), depth, nodes));
+        }
+    }
+    out
 }
 
 /// `p` after the moves `texts`, each one a legal move where it is played.

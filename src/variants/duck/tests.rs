@@ -207,7 +207,7 @@ fn move_text_and_tactical_flags() {
 
 #[test]
 fn fen_errors_are_rejected() {
-    for fen in [
+    testkit::assert_refused::<Duck>(&[
         "",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
         "rnbqkbnr/pppp*ppp/8/8/8/8/PPP*PPPP/RNBQKBNR w KQkq - 0 1",
@@ -231,9 +231,7 @@ fn fen_errors_are_rejected() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
         "rnbqkknr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
         "7k/8/8/8/8/8/8/K7 w - a1 0 1",
-    ] {
-        assert!(Duck::from_fen(fen).is_err(), "accepted: {fen}");
-    }
+    ]);
 }
 
 #[test]
@@ -775,10 +773,9 @@ fn colour_flip_mirrors_moves_and_perft() {
 #[test]
 fn own_perft_positions_agree_with_the_reference_generator() {
     let mut checked = 0;
-    for case in suite::cases("duck") {
-        let fen = &case.fen;
-        let own = case.id.starts_with("duck-own");
-        for &(depth, nodes) in case.counts.iter().filter(|c| own && c.0 <= 2) {
+    for (case, depth, nodes) in testkit::suite_counts("duck") {
+        if case.id.starts_with("duck-own") && depth <= 2 {
+            let fen = &case.fen;
             let reference = Ref::parse(&pos(fen).fen());
             assert_eq!(reference.perft(depth), nodes, "{fen} depth {depth}");
             checked += 1;

@@ -8,7 +8,7 @@ use super::Skak;
 use crate::core::game::{parse_move, perft, GameState};
 use crate::core::rng::Rng;
 use crate::core::testkit::{self, sorted, texts as move_texts};
-use crate::core::{suite, Color, Game, GameResult, Move};
+use crate::core::{Color, Game, GameResult, Move};
 
 /// The sorted move texts of `pos` that start on `from` (a square name).
 fn moves_from(pos: &Skak, from: &str) -> Vec<String> {
@@ -252,9 +252,9 @@ fn bitboard_generator_equals_reference_on_random_positions() {
 #[test]
 fn reference_perft_equals_suite_counts() {
     let mut checked = 0;
-    for case in suite::cases("skak") {
-        let fen = &case.fen;
-        for &(depth, nodes) in case.counts.iter().filter(|c| c.1 <= 40_000) {
+    for (case, depth, nodes) in testkit::suite_counts("skak") {
+        if nodes <= 40_000 {
+            let fen = &case.fen;
             assert_eq!(
                 Reference::from_fen(fen).perft(depth),
                 nodes,
@@ -405,7 +405,7 @@ fn fen_defaults_and_round_trip() {
 
 #[test]
 fn bad_fens_are_rejected() {
-    for fen in [
+    testkit::assert_refused::<Skak>(&[
         "",
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR",
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR/7 w - - 0 1",
@@ -428,9 +428,7 @@ fn bad_fens_are_rejected() {
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - x 1",
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1 5",
         "rqbkbqr/ppppppp/07/7/7/PPPPPPP/RQBKBQR w - - 0 1",
-    ] {
-        assert!(Skak::from_fen(fen).is_err(), "accepted: {fen}");
-    }
+    ]);
 }
 
 #[test]
