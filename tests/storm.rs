@@ -15,7 +15,7 @@ mod common;
 use common::engine::Engine;
 use std::collections::VecDeque;
 use std::time::Duration;
-use thoat::tools::robust::fuzz::{mutate, seed_fens, well_formed_reply, Rng};
+use thoat::tools::robust::fuzz::{expected_position, mutate, seed_fens, well_formed_reply, Rng};
 use thoat::uci::AnyGame;
 use thoat::variants::Variant;
 
@@ -181,24 +181,8 @@ impl Storm {
         }
     }
 
-    /// What a `position` line must lead to (independent reading of the command).
-    fn expected(&self, line: &str) -> Option<AnyGame> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let rest = tokens.get(1..)?;
-        let (setup, moves) = match rest.iter().position(|&t| t == "moves") {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, &[][..]),
-        };
-        let fen = match setup {
-            ["startpos"] => None,
-            ["fen", f @ ..] if !f.is_empty() => Some(f.join(" ")),
-            _ => return None,
-        };
-        AnyGame::from_setup(self.variant, fen.as_deref(), moves).ok()
-    }
-
     fn position(&mut self, line: &str) {
-        let expected = self.expected(line);
+        let expected = expected_position(line, self.variant).ok();
         self.command(line, usize::from(expected.is_none()));
         self.all_answered(line);
         if let Some(g) = expected {
