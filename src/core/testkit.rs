@@ -2,10 +2,10 @@
 //! position from its FEN, move lists as sorted texts, moves played by their text, random
 //! games, and the comparison of a game's move generator with its slow reference generator.
 
-use super::game::parse_move;
+use super::game::{parse_move, perft};
 use super::rng::Rng;
 use super::suite::{self, PerftCase};
-use super::{Game, Move};
+use super::{Game, GameResult, GameState, Move};
 use std::fmt::Debug;
 
 /// The position of `fen`; panics with the FEN and the reason when the game refuses it.
@@ -39,6 +39,31 @@ pub fn legal<G: Game>(p: &G, text: &str) -> Move {
     parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Asserts that the side to move in `p` has no legal move (none listed, none counted), that
+/// no move before ended the game, and that the game's result is `expected`.
+pub fn assert_no_moves_result<G: Game>(p: &G, expected: GameResult) {
+    assert_eq!(moves_of(p), Vec::new(), "{}", p.fen());
+    assert_eq!(p.count_moves(&mut Vec::new()), 0, "{}", p.fen());
+    assert_eq!(p.ended(), None, "{}", p.fen());
+    assert_eq!(p.no_moves_result(), expected, "{}", p.fen());
+    assert_eq!(
+        GameState::new(p.clone()).result(),
+        Some(expected),
+        "{}",
+        p.fen()
+    );
+}
+
+/// Asserts that `p` with the colours exchanged (and the board mirrored) is `flipped_fen`,
+/// and that both have the same perft at every depth up to `depth`.
+pub fn assert_color_flip<G: Game>(p: &G, flipped_fen: &str, depth: u32) {
+    let f = p.color_flipped();
+    assert_eq!(f.fen(), flipped_fen);
+    for d in 1..=depth {
+        assert_eq!(perft(p, d), perft(&f, d), "{} depth {d}", p.fen());
+    }
+}
+
 /// Asserts that the game refuses every FEN of `fens`.
 pub fn assert_refused<G: Game>(fens: &[&str]) {
     for fen in fens {
@@ -67,6 +92,21 @@ pub fn after<G: Game>(p: &G, texts: &[&str]) -> G {
     p
 }
 
+/// A FEN field of flags (castling, leap or escape rights): the letter of each flag that is
+/// set, in order, or `-` when none is.
+pub fn flags_field(flags: &[bool], letters: &str) -> String {
+    let field: String = letters
+        .chars()
+        .zip(flags)
+        .filter_map(|(letter, &set)| set.then_some(letter))
+        .collect();
+    if field.is_empty() {
+        "-".to_string()
+    } else {
+        field
+    }
+}
+
 /// A random game from `start` of at most `plies` moves: `visit(position, its legal moves)`
 /// is called on every position reached, then one of the moves, drawn by `rng.below`, is
 /// played. It ends after a position without moves or where `visit` returns false. Returns
@@ -87,6 +127,20 @@ pub fn random_game<G: Game>(
         p.play(moves[rng.below(moves.len())]);
     }
     plies
+}
+
+/// `games` random games ([`random_game`]) of at most `plies` moves from the start position,
+/// game `i` drawn by `Rng::new(seed, i)`.
+pub fn random_games_from_start<G: Game>(
+    seed: u64,
+    games: u64,
+    plies: usize,
+    mut visit: impl FnMut(&G, &[Move]) -> bool,
+) {
+    for game in 0..games {
+        let mut rng = Rng::new(seed, game);
+        random_game(pos::<G>(G::START_FEN), plies, &mut rng, &mut visit);
+    }
 }
 
 /// Asserts that the fast generator's list and the reference generator's hold the same

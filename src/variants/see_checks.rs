@@ -5,7 +5,7 @@
 use super::see8::{BISHOP, KING, PAWN, QUEEN, ROOK};
 use crate::core::game::parse_move;
 use crate::core::rng::Rng;
-use crate::core::testkit::{self, random_game};
+use crate::core::testkit::{self, random_games_from_start};
 use crate::core::{Game, Move};
 use crate::search::{SearchGame, PIECE_SLOTS};
 
@@ -14,33 +14,24 @@ use crate::search::{SearchGame, PIECE_SLOTS};
 /// first and false at the last), and more than 500 captures were checked.
 pub fn assert_see_monotone_in_random_games<G: SearchGame>(seed: u64, thresholds: &[i32]) {
     let mut checked = 0;
-    for game in 0..24 {
-        let mut rng = Rng::new(seed, game);
-        random_game(
-            testkit::pos::<G>(G::START_FEN),
-            120,
-            &mut rng,
-            |pos, moves| {
-                if pos.ended().is_some() || pos.rule_draw().is_some() {
-                    return false;
-                }
-                for &mv in moves.iter().filter(|&&m| pos.is_tactical(m)) {
-                    let results: Vec<bool> =
-                        thresholds.iter().map(|&t| pos.see_ge(mv, t)).collect();
-                    let first_false = results.iter().position(|&r| !r).unwrap_or(results.len());
-                    assert!(
-                        first_false > 0 && results[first_false..].iter().all(|&r| !r),
-                        "not monotone: {} {}",
-                        pos.fen(),
-                        pos.move_text(mv)
-                    );
-                    assert!(!results[results.len() - 1]);
-                    checked += 1;
-                }
-                true
-            },
-        );
-    }
+    random_games_from_start(seed, 24, 120, |pos: &G, moves| {
+        if pos.ended().is_some() || pos.rule_draw().is_some() {
+            return false;
+        }
+        for &mv in moves.iter().filter(|&&m| pos.is_tactical(m)) {
+            let results: Vec<bool> = thresholds.iter().map(|&t| pos.see_ge(mv, t)).collect();
+            let first_false = results.iter().position(|&r| !r).unwrap_or(results.len());
+            assert!(
+                first_false > 0 && results[first_false..].iter().all(|&r| !r),
+                "not monotone: {} {}",
+                pos.fen(),
+                pos.move_text(mv)
+            );
+            assert!(!results[results.len() - 1]);
+            checked += 1;
+        }
+        true
+    });
     assert!(checked > 500, "only {checked} captures checked");
 }
 
@@ -138,28 +129,20 @@ pub fn compare_with_the_rules<G: SearchGame>(
 ) -> usize {
     let mut scratch = Vec::new();
     let mut checked = 0;
-    for game in 0..40 {
-        let mut rng = Rng::new(seed, game);
-        random_game(
-            testkit::pos::<G>(G::START_FEN),
-            150,
-            &mut rng,
-            |pos, moves| {
-                if stop_at_rule_draw && pos.rule_draw().is_some() {
-                    return false;
-                }
-                for &mv in moves {
-                    let value = capture_by_the_rules(pos, mv, material, &mut scratch);
-                    checked += 1;
-                    let exact = pos.see_ge(mv, value) && !pos.see_ge(mv, value + 1);
-                    if !exact {
-                        differs(pos, mv, value);
-                    }
-                }
-                true
-            },
-        );
-    }
+    random_games_from_start(seed, 40, 150, |pos: &G, moves| {
+        if stop_at_rule_draw && pos.rule_draw().is_some() {
+            return false;
+        }
+        for &mv in moves {
+            let value = capture_by_the_rules(pos, mv, material, &mut scratch);
+            checked += 1;
+            let exact = pos.see_ge(mv, value) && !pos.see_ge(mv, value + 1);
+            if !exact {
+                differs(pos, mv, value);
+            }
+        }
+        true
+    });
     checked
 }
 

@@ -167,17 +167,13 @@ fn capture_that_lets_an_enemy_pawn_promote_onto_the_king_is_illegal() {
 
 #[test]
 fn stalemate_wins_and_checkmate_wins() {
-    let stalemated = pos("7k/5K2/6Q1/8/8/8/8/8 b - - 0 60");
-    assert_eq!(sorted_moves("7k/5K2/6Q1/8/8/8/8/8 b - - 0 60").len(), 0);
-    assert_eq!(
-        stalemated.no_moves_result(),
-        GameResult::win(Color::Black, "stalemate")
+    testkit::assert_no_moves_result(
+        &pos("7k/5K2/6Q1/8/8/8/8/8 b - - 0 60"),
+        GameResult::win(Color::Black, "stalemate"),
     );
-    let mated = after("7k/8/6K1/8/8/8/8/R7 w - - 0 50", &["a1a8"]);
-    assert_eq!(mated.count_moves(&mut Vec::new()), 0);
-    assert_eq!(
-        mated.no_moves_result(),
-        GameResult::win(Color::White, "checkmate")
+    testkit::assert_no_moves_result(
+        &after("7k/8/6K1/8/8/8/8/R7 w - - 0 50", &["a1a8"]),
+        GameResult::win(Color::White, "checkmate"),
     );
 }
 
@@ -279,12 +275,11 @@ fn fen_errors() {
 
 #[test]
 fn color_flip_is_a_half_turn() {
-    let p = pos("2n4r/PP1PP3/7k/8/8/8/3pp1N1/RNB3K1 w K - 0 30");
-    let f = p.color_flipped();
-    assert_eq!(f.fen(), "1k3bnr/1n1PP3/8/8/8/K7/3pp1pp/R4N2 b k - 0 30");
-    for depth in 1..=3 {
-        assert_eq!(perft(&p, depth), perft(&f, depth));
-    }
+    testkit::assert_color_flip(
+        &pos("2n4r/PP1PP3/7k/8/8/8/3pp1N1/RNB3K1 w K - 0 30"),
+        "1k3bnr/1n1PP3/8/8/8/K7/3pp1pp/R4N2 b k - 0 30",
+        3,
+    );
 }
 
 /// A slow, literal chaturanga: a mailbox, every move made on a copy and judged by
@@ -341,12 +336,7 @@ mod reference {
                 let c = letter as char;
                 Some(if white { c } else { c.to_ascii_lowercase() })
             });
-            let leap = match self.leap {
-                [true, true] => "Kk",
-                [true, false] => "K",
-                [false, true] => "k",
-                [false, false] => "-",
-            };
+            let leap = crate::core::testkit::flags_field(&self.leap, "Kk");
             format!(
                 "{out} {} {leap}",
                 if self.white_to_move { 'w' } else { 'b' }

@@ -2,7 +2,7 @@
 //! hand from the diagram of the position (the reasoning is in the comments).
 
 use super::*;
-use crate::core::game::{perft, GameState};
+use crate::core::game::perft;
 use crate::core::testkit::{self, sorted};
 
 fn pos(fen: &str) -> Chess {
@@ -169,18 +169,13 @@ fn king_does_not_step_along_the_checking_ray() {
 
 #[test]
 fn checkmate_and_stalemate() {
-    let mate = pos("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
-    assert!(move_texts("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").is_empty());
-    assert_eq!(
-        mate.no_moves_result(),
-        GameResult::win(Color::White, "checkmate")
+    testkit::assert_no_moves_result(
+        &pos("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"),
+        GameResult::win(Color::White, "checkmate"),
     );
-    let stale = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    assert!(move_texts("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").is_empty());
-    assert_eq!(stale.no_moves_result(), GameResult::draw("stalemate"));
-    assert_eq!(
-        GameState::new(stale).result(),
-        Some(GameResult::draw("stalemate"))
+    testkit::assert_no_moves_result(
+        &pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        GameResult::draw("stalemate"),
     );
 }
 
@@ -269,10 +264,11 @@ fn hash_follows_transpositions_and_rights() {
 
 #[test]
 fn color_flip_mirrors_everything() {
-    let p = pos("r3k2r/8/8/8/3pP3/8/8/R3K2R b Kq e3 0 1");
-    let f = p.color_flipped();
-    assert_eq!(f.fen(), "r3k2r/8/8/3Pp3/8/8/8/R3K2R w Qk e6 0 1");
-    assert_eq!(perft(&p, 3), perft(&f, 3));
+    testkit::assert_color_flip(
+        &pos("r3k2r/8/8/8/3pP3/8/8/R3K2R b Kq e3 0 1"),
+        "r3k2r/8/8/3Pp3/8/8/8/R3K2R w Qk e6 0 1",
+        3,
+    );
 }
 
 /// The evaluation as played (weights times terms, from the side to move) is exactly the

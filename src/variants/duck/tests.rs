@@ -148,13 +148,9 @@ fn king_may_move_into_attack_and_king_capture_ends_the_game() {
 
 #[test]
 fn fowling_wins_for_the_side_without_moves() {
-    let p = pos("7k/8/8/8/8/p1p5/P*P5/KB6 w - - 0 1");
-    assert!(moves_of(&p).is_empty());
-    assert_eq!(p.ended(), None);
-    let state = GameState::new(p);
-    assert_eq!(
-        state.result(),
-        Some(GameResult::win(Color::White, "fowling"))
+    testkit::assert_no_moves_result(
+        &pos("7k/8/8/8/8/p1p5/P*P5/KB6 w - - 0 1"),
+        GameResult::win(Color::White, "fowling"),
     );
 }
 
@@ -326,15 +322,7 @@ impl Ref {
             let c = self.board[(rank * 8 + file) as usize];
             (c != b'.').then_some(c as char)
         });
-        let mut castling: String = "KQkq"
-            .chars()
-            .zip(self.castling)
-            .filter(|c| c.1)
-            .map(|c| c.0)
-            .collect();
-        if castling.is_empty() {
-            castling = "-".into();
-        }
+        let castling = testkit::flags_field(&self.castling, "KQkq");
         let ep = self.ep.map_or("-".to_string(), sq_name);
         let side = if self.white { "w" } else { "b" };
         format!(

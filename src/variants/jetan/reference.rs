@@ -230,12 +230,7 @@ impl RefPos {
                 Color::Black => c.to_ascii_lowercase(),
             })
         });
-        let rights = match self.escape {
-            [true, true] => "Qq",
-            [true, false] => "Q",
-            [false, true] => "q",
-            [false, false] => "-",
-        };
+        let rights = crate::core::testkit::flags_field(&self.escape, "Qq");
         format!(
             "{board} {} {rights} {} 1",
             self.side.letter(),

@@ -4,7 +4,7 @@ use super::movegen::ESCAPE;
 use super::reference::{Board, RefMove, RefPos};
 use super::tables::{paths, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
-use crate::core::game::{parse_move, perft, GameState};
+use crate::core::game::{parse_move, perft};
 use crate::core::rng::Rng;
 use crate::core::testkit::{self, texts};
 use crate::core::{Color, Game, GameResult, Move};
@@ -287,13 +287,9 @@ fn chief_captures_end_the_game() {
 #[test]
 fn no_legal_move_loses() {
     // jetan-11.
-    let p = pos("9q/10/10/10/10/2k7/10/10/pQ1p6/Kp8 w q 0 20");
-    assert_eq!(p.ended(), None);
-    assert_eq!(texts(&p), Vec::<String>::new());
-    let game = GameState::new(p);
-    assert_eq!(
-        game.result(),
-        Some(GameResult::win(Color::Black, "no legal move"))
+    testkit::assert_no_moves_result(
+        &pos("9q/10/10/10/10/2k7/10/10/pQ1p6/Kp8 w q 0 20"),
+        GameResult::win(Color::Black, "no legal move"),
     );
 }
 
@@ -376,10 +372,11 @@ fn fen_errors() {
 
 #[test]
 fn color_flip_swaps_rights() {
-    let p = pos("q8k/10/10/10/10/10/10/10/10/Q8K w Q 0 7");
-    let f = p.color_flipped();
-    assert_eq!(f.fen(), "q8k/10/10/10/10/10/10/10/10/Q8K b q 0 7");
-    assert_eq!(perft(&f, 2), perft(&p, 2));
+    testkit::assert_color_flip(
+        &pos("q8k/10/10/10/10/10/10/10/10/Q8K w Q 0 7"),
+        "q8k/10/10/10/10/10/10/10/10/Q8K b q 0 7",
+        2,
+    );
 }
 
 // ---- Comparison with the reference generator ----

@@ -353,9 +353,10 @@ fn capturing_the_jarkhan_ends_the_game() {
 
 #[test]
 fn no_legal_move_is_a_draw() {
-    let game = GameState::new(pos("6k/7/7/p1p4/PpPp3/RBpPp2/KRB4 w - - 0 1"));
-    assert!(move_texts(&game.position).is_empty());
-    assert_eq!(game.result(), Some(GameResult::draw("no legal move")));
+    testkit::assert_no_moves_result(
+        &pos("6k/7/7/p1p4/PpPp3/RBpPp2/KRB4 w - - 0 1"),
+        GameResult::draw("no legal move"),
+    );
 }
 
 #[test]
