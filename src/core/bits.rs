@@ -20,45 +20,32 @@ pub trait Bits: Copy + Eq {
 /// Iterator over set-bit indices of a bitboard word.
 pub struct SquareIter<B>(B);
 
-impl Bits for u64 {
-    #[inline]
-    fn squares(self) -> SquareIter<u64> {
-        SquareIter(self)
-    }
-}
-
-impl Bits for u128 {
-    #[inline]
-    fn squares(self) -> SquareIter<u128> {
-        SquareIter(self)
-    }
-}
-
-impl Iterator for SquareIter<u64> {
-    type Item = u8;
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
+/// The same [`Bits`] and iterator for each word type.
+macro_rules! bitboard_word {
+    ($($word:ty),*) => {$(
+        impl Bits for $word {
+            #[inline]
+            fn squares(self) -> SquareIter<$word> {
+                SquareIter(self)
+            }
         }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
+
+        impl Iterator for SquareIter<$word> {
+            type Item = u8;
+            #[inline]
+            fn next(&mut self) -> Option<u8> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let sq = self.0.trailing_zeros() as u8;
+                self.0 &= self.0 - 1;
+                Some(sq)
+            }
+        }
+    )*};
 }
 
-impl Iterator for SquareIter<u128> {
-    type Item = u8;
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
-}
+bitboard_word!(u64, u128);
 
 #[cfg(test)]
 mod tests {
