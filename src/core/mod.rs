@@ -158,24 +158,16 @@ mod tests {
 
     #[test]
     fn move_squares_split_with_two_digit_ranks() {
-        assert_eq!(
-            split_move_squares("a9a10", 10, 10),
-            Some(((0, 8), (0, 9), ""))
-        );
-        assert_eq!(
-            split_move_squares("j10i9", 10, 10),
-            Some(((9, 9), (8, 8), ""))
-        );
-        assert_eq!(
-            split_move_squares("b7b8n", 8, 8),
-            Some(((1, 6), (1, 7), "n"))
-        );
-        assert_eq!(
-            split_move_squares("e2e4,e4d5", 8, 8),
-            Some(((4, 1), (4, 3), ",e4d5"))
-        );
-        assert_eq!(split_move_squares("e2", 8, 8), None);
-        assert_eq!(split_move_squares("", 8, 8), None);
-        assert_eq!(split_move_squares("z9z9", 8, 8), None);
+        for (text, size, expected) in [
+            ("a9a10", 10, Some(((0, 8), (0, 9), ""))),
+            ("j10i9", 10, Some(((9, 9), (8, 8), ""))),
+            ("b7b8n", 8, Some(((1, 6), (1, 7), "n"))),
+            ("e2e4,e4d5", 8, Some(((4, 1), (4, 3), ",e4d5"))),
+            ("e2", 8, None),
+            ("", 8, None),
+            ("z9z9", 8, None),
+        ] {
+            assert_eq!(split_move_squares(text, size, size), expected, "{text}");
+        }
     }
 }

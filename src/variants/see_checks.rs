@@ -72,7 +72,7 @@ pub fn thresholds(fine: i32, royal: i32) -> Vec<i32> {
     t
 }
 
-/// A game's material for [`exchange_by_the_rules`].
+/// A game's material, for the exchange played out by the rules.
 pub struct Material<G> {
     /// The value of the piece a move moves.
     pub mover: fn(&G, Move) -> i32,
@@ -82,43 +82,35 @@ pub struct Material<G> {
     pub promotion: fn(Move) -> i32,
 }
 
-/// The exchange on `to` from `pos` by the rules themselves, for the side to move: it stops
-/// (0) or captures on `to` with its least valuable piece (the lowest square among equals),
-/// by the legal moves of the move generator. `moves` is scratch space.
-pub fn exchange_by_the_rules<G: Game>(
-    pos: &G,
-    to: u8,
-    material: &Material<G>,
-    moves: &mut Vec<Move>,
-) -> i32 {
-    pos.generate(moves);
-    let Some(mv) = moves
-        .iter()
-        .copied()
-        .filter(|m| m.to() == to)
-        .min_by_key(|&m| ((material.mover)(pos, m), m.from()))
-    else {
-        return 0;
-    };
-    0.max(capture_by_the_rules(pos, mv, material, moves))
-}
+impl<G: Game> Material<G> {
+    /// The exchange on `to` from `pos` by the rules themselves, for the side to move: it
+    /// stops (0) or captures on `to` with its least valuable piece (the lowest square among
+    /// equals), by the legal moves of the move generator. `moves` is scratch space.
+    pub fn exchange(&self, pos: &G, to: u8, moves: &mut Vec<Move>) -> i32 {
+        pos.generate(moves);
+        let Some(mv) = moves
+            .iter()
+            .copied()
+            .filter(|m| m.to() == to)
+            .min_by_key(|&m| ((self.mover)(pos, m), m.from()))
+        else {
+            return 0;
+        };
+        0.max(self.capture(pos, mv, moves))
+    }
 
-/// The value of `mv` followed by [`exchange_by_the_rules`] on its square.
-pub fn capture_by_the_rules<G: Game>(
-    pos: &G,
-    mv: Move,
-    material: &Material<G>,
-    moves: &mut Vec<Move>,
-) -> i32 {
-    let gain = (material.on)(pos, mv.to()) + (material.promotion)(mv);
-    let mut child = pos.clone();
-    child.play(mv);
-    gain - exchange_by_the_rules(&child, mv.to(), material, moves)
+    /// The value of `mv` followed by [`Material::exchange`] on its square.
+    pub fn capture(&self, pos: &G, mv: Move, moves: &mut Vec<Move>) -> i32 {
+        let gain = (self.on)(pos, mv.to()) + (self.promotion)(mv);
+        let mut child = pos.clone();
+        child.play(mv);
+        gain - self.exchange(&child, mv.to(), moves)
+    }
 }
 
 /// Along 40 random games of up to 150 plies from the start (seeded by `seed` and the game's
 /// number; a game stops at a rule draw when `stop_at_rule_draw`), compares the SEE of every
-/// legal move with [`capture_by_the_rules`]: `differs(position, move, value)` is called where
+/// legal move with [`Material::capture`]: `differs(position, move, value)` is called where
 /// the SEE does not make the move worth exactly that value. Returns the number of moves
 /// compared.
 pub fn compare_with_the_rules<G: SearchGame>(
@@ -134,7 +126,7 @@ pub fn compare_with_the_rules<G: SearchGame>(
             return false;
         }
         for &mv in moves {
-            let value = capture_by_the_rules(pos, mv, material, &mut scratch);
+            let value = material.capture(pos, mv, &mut scratch);
             checked += 1;
             let exact = pos.see_ge(mv, value) && !pos.see_ge(mv, value + 1);
             if !exact {
