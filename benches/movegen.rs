@@ -5,24 +5,25 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
-use thoat::core::{Game, Move};
+use thoat::core::{suite, Game, Move};
 use thoat::variants::Variant;
 
-/// The FENs of a bench file (one per line) and of a perft suite (`epd <FEN>` lines).
-fn positions<G: Game>(bench: &str, perft: &str) -> Vec<G> {
+/// The FENs of a bench file (one per line) and of the game's perft suite.
+fn positions<G: Game>(bench: &str) -> Vec<G> {
     let bench = bench
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    let perft = perft.lines().filter_map(|l| l.trim().strip_prefix("epd "));
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from);
+    let perft = suite::cases(G::NAME).into_iter().map(|c| c.fen);
     bench
         .chain(perft)
-        .map(|fen| G::from_fen(fen).expect("suite FEN parses"))
+        .map(|fen| G::from_fen(&fen).expect("suite FEN parses"))
         .collect()
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, bench: &str, perft: &str) {
-    let set = positions::<G>(bench, perft);
+fn bench_game<G: Game>(c: &mut Criterion, bench: &str) {
+    let set = positions::<G>(bench);
     let mut moves: Vec<Move> = Vec::with_capacity(1024);
     let total: u64 = set
         .iter()
@@ -52,7 +53,7 @@ fn bench_game<G: Game>(c: &mut Criterion, bench: &str, perft: &str) {
 fn movegen_benches(c: &mut Criterion) {
     thoat::core::attacks8::init();
     for v in Variant::ALL {
-        thoat::with_game!(v, G => bench_game::<G>(c, v.bench_positions(), v.perft_suite()));
+        thoat::with_game!(v, G => bench_game::<G>(c, v.bench_positions()));
     }
 }
 

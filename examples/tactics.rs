@@ -24,7 +24,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use thoat::core::{Game, GameState, Move};
-use thoat::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND};
+use thoat::search::{
+    search, search_quietly, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND,
+};
 use thoat::variants::Variant;
 
 struct Rng(u64);
@@ -122,6 +124,16 @@ fn wins_in_two<G: Game>(pos: &G) -> Vec<String> {
     found
 }
 
+/// A UCI `score cp <v>` or `score mate <v>` as one number: a mate in `v` moves is
+/// 30,000 less two per move (negative for being mated).
+fn uci_score(kind: &str, v: i32) -> i32 {
+    match kind {
+        "mate" if v > 0 => 30_000 - 2 * v,
+        "mate" => -30_000 - 2 * v,
+        _ => v,
+    }
+}
+
 /// The engine's two best lines at `depth`: (best move text, score 1, score 2); a second
 /// line with the same piece move as the first (duck chess: another duck square) is skipped.
 fn engine_lines<G: SearchGame>(pos: &G, depth: i32) -> Option<(String, i32, Option<i32>)> {
@@ -134,16 +146,7 @@ fn engine_lines<G: SearchGame>(pos: &G, depth: i32) -> Option<(String, i32, Opti
             return;
         };
         let k: usize = t[mp + 1].parse().unwrap_or(0);
-        let v: i32 = t[sc + 2].parse().unwrap_or(0);
-        let score = if t[sc + 1] == "mate" {
-            if v > 0 {
-                30_000 - 2 * v
-            } else {
-                -30_000 - 2 * v
-            }
-        } else {
-            v
-        };
+        let score = uci_score(t[sc + 1], t[sc + 2].parse().unwrap_or(0));
         if let Some(best) = t.get(pv + 1) {
             sink.lock().unwrap().push((k, score, best.to_string()));
         }
@@ -197,16 +200,7 @@ fn stockfish_lines(fen: &str) -> Option<(String, i32, Option<i32>)> {
         }
         let find = |k: &str| t.iter().position(|&x| x == k);
         if let (Some(mp), Some(sc)) = (find("multipv"), find("score")) {
-            let v: i32 = t[sc + 2].parse().ok()?;
-            let score = if t[sc + 1] == "mate" {
-                if v > 0 {
-                    30_000 - 2 * v
-                } else {
-                    -30_000 - 2 * v
-                }
-            } else {
-                v
-            };
+            let score = uci_score(t[sc + 1], t[sc + 2].parse().ok()?);
             if find("upperbound").is_some() || find("lowerbound").is_some() {
                 continue;
             }
@@ -232,7 +226,6 @@ fn generate<G: SearchGame>(variant: Variant, count: usize, seed: u64, depth: i32
     let mut rng = Rng(seed | 1);
     let mut seen = std::collections::HashSet::new();
     let (mut in1, mut in2) = (Vec::new(), Vec::new());
-    let quiet: Reporter = Arc::new(|_: &str| {});
     let mut games = 0;
     let duck = variant == Variant::Duck;
     let quota1 = count - count / 2;
@@ -330,14 +323,12 @@ fn generate<G: SearchGame>(variant: Variant, count: usize, seed: u64, depth: i32
                     nodes: Some(300 + rng.below(300) as u64),
                     ..Limits::default()
                 };
-                let clock = Clock::new(&limits, 0, 0);
-                let shared = Shared::new(1);
                 let settings = Settings {
                     threads: 1,
                     multipv: 1,
                     ..Settings::default()
                 };
-                search(&history, &limits, &settings, &clock, &shared, None, &quiet)
+                search_quietly(&history, &limits, &settings, &Shared::new(1))
                     .best
                     .unwrap_or(moves[0])
             };

@@ -39,6 +39,33 @@ impl Parser<'_> {
             Err(format!("expected {lit} at {}", self.i))
         }
     }
+    /// The items of an array or object, from its opening bracket to `close`: `item` reads
+    /// one, and a comma or `close` follows each.
+    fn items(
+        &mut self,
+        close: u8,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> Result<(), String>,
+    ) -> Result<(), String> {
+        self.i += 1;
+        self.ws();
+        if self.s.get(self.i) == Some(&close) {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(&c) if c == close => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(format!("bad {what} at {}", self.i)),
+            }
+        }
+    }
     fn value(&mut self) -> Result<Json, String> {
         self.ws();
         let c = *self.s.get(self.i).ok_or("unexpected end")?;
@@ -48,54 +75,26 @@ impl Parser<'_> {
             b'f' => self.eat("false").map(|_| Json::Bool(false))?,
             b'"' => Json::Str(self.string()?),
             b'[' => {
-                self.i += 1;
                 let mut items = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                } else {
-                    loop {
-                        items.push(self.value()?);
-                        self.ws();
-                        match self.s.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b']') => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return Err(format!("bad array at {}", self.i)),
-                        }
-                    }
-                }
+                self.items(b']', "array", |p| {
+                    items.push(p.value()?);
+                    Ok(())
+                })?;
                 Json::Arr(items)
             }
             b'{' => {
-                self.i += 1;
                 let mut map = BTreeMap::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                } else {
-                    loop {
-                        self.ws();
-                        let key = self.string()?;
-                        self.ws();
-                        self.eat(":")?;
-                        let v = self.value()?;
-                        if map.insert(key.clone(), v).is_some() {
-                            return Err(format!("duplicate key {key}"));
-                        }
-                        self.ws();
-                        match self.s.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b'}') => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return Err(format!("bad object at {}", self.i)),
-                        }
+                self.items(b'}', "object", |p| {
+                    p.ws();
+                    let key = p.string()?;
+                    p.ws();
+                    p.eat(":")?;
+                    let v = p.value()?;
+                    if map.insert(key.clone(), v).is_some() {
+                        return Err(format!("duplicate key {key}"));
                     }
-                }
+                    Ok(())
+                })?;
                 Json::Obj(map)
             }
             _ => {

@@ -25,6 +25,14 @@ fn thoat_match(args: &[&str]) -> Output {
         .expect("run thoat match")
 }
 
+/// `thoat match` of thoat against thoat (the engines named `a` and `b`) with `args`.
+fn thoat_match_a_b(args: &[&str]) -> Output {
+    let engine = format!("cmd={THOAT}");
+    let mut all = vec!["--engine", &engine, "name=a", "--engine", &engine, "name=b"];
+    all.extend_from_slice(args);
+    thoat_match(&all)
+}
+
 /// One game of a PGN file: its tags and its moves.
 struct PgnRecord {
     tags: Vec<(String, String)>,
@@ -86,13 +94,7 @@ fn a_match_longer_than_its_book_is_warned_about() {
     let dir = scratch("repeats");
     let book = dir.join("book.epd");
     std::fs::write(&book, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n").unwrap();
-    let out = thoat_match(&[
-        "--engine",
-        &format!("cmd={THOAT}"),
-        "name=a",
-        "--engine",
-        &format!("cmd={THOAT}"),
-        "name=b",
+    let out = thoat_match_a_b(&[
         "--games",
         "4",
         "--tc",
@@ -384,15 +386,9 @@ fn a_clock_time_control_is_kept() {
     // time (the margin is wide only to absorb a loaded test machine).
     let dir = scratch("clock");
     let pgn = dir.join("games.pgn");
-    let out = thoat_match(&[
+    let out = thoat_match_a_b(&[
         "--variant",
         "skak",
-        "--engine",
-        &format!("cmd={THOAT}"),
-        "name=a",
-        "--engine",
-        &format!("cmd={THOAT}"),
-        "name=b",
         "--games",
         "2",
         "--tc",

@@ -1,13 +1,11 @@
 //! Every perft position of `positions/<variant>.perft`, every depth, for every game.
 
-mod common;
-
 use thoat::core::game::perft;
-use thoat::core::Game;
+use thoat::core::{suite, Game};
 
 fn check_suite<G: Game>() {
     let mut failures = Vec::new();
-    for case in common::read_suite(G::NAME) {
+    for case in suite::cases(G::NAME) {
         let pos = G::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, expected) in &case.counts {
             let got = perft(&pos, depth);

@@ -16,7 +16,7 @@ use common::engine::Engine;
 use std::collections::VecDeque;
 use std::time::Duration;
 use thoat::tools::robust::fuzz::{mutate, seed_fens, Rng};
-use thoat::uci::fuzz::well_formed_reply;
+use thoat::uci::fuzz::{expected_position, well_formed_reply};
 use thoat::variants::{AnyGame, Variant};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -181,24 +181,8 @@ impl Storm {
         }
     }
 
-    /// What a `position` line must lead to (independent reading of the command).
-    fn expected(&self, line: &str) -> Option<AnyGame> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let rest = tokens.get(1..)?;
-        let (setup, moves) = match rest.iter().position(|&t| t == "moves") {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, &[][..]),
-        };
-        let fen = match setup {
-            ["startpos"] => None,
-            ["fen", f @ ..] if !f.is_empty() => Some(f.join(" ")),
-            _ => return None,
-        };
-        AnyGame::from_setup(self.variant, fen.as_deref(), moves).ok()
-    }
-
     fn position(&mut self, line: &str) {
-        let expected = self.expected(line);
+        let expected = expected_position(line, self.variant).ok();
         self.command(line, usize::from(expected.is_none()));
         self.all_answered(line);
         if let Some(g) = expected {

@@ -24,28 +24,10 @@ const fn step_table(deltas: &[(i8, i8)]) -> [u64; 64] {
 }
 
 /// Knight moves from each square.
-pub static KNIGHT: [u64; 64] = step_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+pub static KNIGHT: [u64; 64] = step_table(&super::KNIGHT_LEAPS);
 
 /// King steps from each square.
-pub static KING: [u64; 64] = step_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
+pub static KING: [u64; 64] = step_table(&super::KING_STEPS);
 
 /// Squares a pawn of each colour attacks: `PAWN_ATTACKS[color][square]`.
 pub static PAWN_ATTACKS: [[u64; 64]; 2] = [
@@ -118,12 +100,7 @@ struct SliderTable {
 
 impl SliderTable {
     fn build(dirs: &[(i8, i8); 4], seed: u64, known: &[u64; 64]) -> SliderTable {
-        let mut rng = seed;
-        let mut next = || {
-            let (state, value) = super::zobrist::splitmix64(rng);
-            rng = state;
-            value
-        };
+        let mut rng = super::rng::Rng::from_state(seed);
         let mut magics = [Magic::default(); 64];
         let mut attacks = Vec::new();
         for (sq, entry) in magics.iter_mut().enumerate() {
@@ -150,7 +127,7 @@ impl SliderTable {
                 let candidate = if attempt == 1 {
                     known[sq]
                 } else {
-                    next() & next() & next()
+                    rng.next_u64() & rng.next_u64() & rng.next_u64()
                 };
                 if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
                     continue;
@@ -410,10 +387,9 @@ mod tests {
 
     #[test]
     fn magic_lookups_equal_slow_slides() {
-        let mut state = 99u64;
+        let mut rng = crate::core::rng::Rng::from_state(99);
         for _ in 0..20_000 {
-            let (s, occ) = crate::core::zobrist::splitmix64(state);
-            state = s;
+            let occ = rng.next_u64();
             let occ = occ & crate::core::zobrist::splitmix64(occ).1;
             let sq = (occ % 64) as u8;
             assert_eq!(rook(sq, occ), slide(sq as usize, occ, &ROOK_DIRS));

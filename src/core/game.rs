@@ -1,7 +1,7 @@
 //! The [`Game`] trait that every variant implements, the game record ([`GameState`]) that
 //! applies the result rules common to all games, and move-text parsing.
 
-use super::{split_move_squares, Color, Move};
+use super::{split_move_squares, Color, FileRank, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How a game ended: the winner (`None` for a draw) and the reason in words.
@@ -82,7 +82,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The hash computed from scratch; tests check it equals [`Game::hash`].
     fn recompute_hash(&self) -> u64;
 
-    /// The protocol text of a legal move of this position (`e2e4`, `b7b8n`, `e2e4,e4d5`).
+    /// The protocol text of a legal move of this position (`e2e4`, `b7b8n`, `e2e4,e4d5`). It
+    /// starts with the name of the from square, which depends on [`Move::from`] alone, and
+    /// then the name of the to square, which depends on [`Move::to`] alone: [`parse_move`]
+    /// relies on that to write only the texts of the moves between the squares it is given.
     fn move_text(&self, mv: Move) -> String;
 
     /// Whether `mv` (legal here) captures a piece or promotes: the moves a quiescence search
@@ -146,18 +149,55 @@ fn perft_with<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<Move>], stop: &At
     nodes
 }
 
-/// Finds the legal move of `pos` whose text is `text`. A text that is not a move of this
-/// board's form is "malformed"; a well-formed move that is not legal here is "illegal".
+/// Finds the legal move of `pos` whose text is `text` (the first in generation order). A
+/// text that is not a move of this board's form is "malformed"; a well-formed move that is
+/// not legal here is "illegal".
 pub fn parse_move<G: Game>(pos: &G, text: &str) -> Result<Move, String> {
-    if text.len() > 16 || split_move_squares(text, G::WIDTH, G::HEIGHT).is_none() {
+    let squares = (text.len() <= 16)
+        .then(|| split_move_squares(text, G::WIDTH, G::HEIGHT))
+        .flatten();
+    let Some((from, to, _)) = squares else {
         return Err(format!("malformed move '{}'", text.escape_debug()));
-    }
+    };
     let mut moves = Vec::new();
     pos.generate(&mut moves);
-    moves
-        .into_iter()
-        .find(|&mv| pos.move_text(mv) == text)
+    find_by_squares(pos, &moves, text, from, to)
         .ok_or_else(|| format!("illegal move '{text}' in {}", pos.fen()))
+}
+
+/// The first of `moves` whose text is `text`, which names the squares `from` and `to`.
+///
+/// Only the moves that leave `from` for `to` have their whole text compared. A move's text
+/// names its from square by [`Move::from`] alone and its to square by [`Move::to`] alone
+/// (as [`Game::move_text`] promises), so once one move's text shows that its from field
+/// names another square, every move with that from field is passed over unwritten; the same
+/// for the to field. In duck chess, where one piece move comes with every duck square, that
+/// writes a few dozen texts of the hundreds of moves instead of all of them.
+fn find_by_squares<G: Game>(
+    pos: &G,
+    moves: &[Move],
+    text: &str,
+    from: FileRank,
+    to: FileRank,
+) -> Option<Move> {
+    // Move fields are 7 bits: whether a from (to) field is known to name another square.
+    let mut other_from = [false; 128];
+    let mut other_to = [false; 128];
+    for &mv in moves {
+        let (f, t) = (mv.from() as usize, mv.to() as usize);
+        if other_from[f] || other_to[t] {
+            continue;
+        }
+        let own = pos.move_text(mv);
+        if own == text {
+            return Some(mv);
+        }
+        if let Some((own_from, own_to, _)) = split_move_squares(&own, G::WIDTH, G::HEIGHT) {
+            other_from[f] = own_from != from;
+            other_to[t] = own_to != to;
+        }
+    }
+    None
 }
 
 /// A game in progress: the current position and the hashes of every earlier position, so

@@ -1,5 +1,6 @@
 //! Vocabulary shared by every game: colours, moves, the [`Game`] trait, board geometry,
-//! bit iteration, Zobrist keys and FEN board helpers. No game rules live here.
+//! bit iteration, Zobrist keys, FEN board helpers, the seeded random generator and the perft
+//! suites (and, for unit tests, `testkit`). No game rules live here.
 
 pub mod attacks8;
 pub mod bits;
@@ -8,6 +9,9 @@ pub mod game;
 pub mod moves;
 pub mod perft;
 pub mod rng;
+pub mod suite;
+#[cfg(test)]
+pub mod testkit;
 pub mod zobrist;
 
 pub use bits::Bits;
@@ -54,6 +58,31 @@ impl Color {
         }
     }
 }
+
+/// The eight knight leaps as (file, rank) steps.
+pub const KNIGHT_LEAPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// The eight king steps as (file, rank) steps, the orthogonal ones first: also the eight
+/// directions a queen slides in.
+pub const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 
 /// The name of the square at `file` (0 = `a`) and `rank` (0 = rank 1): `a1`, `j10`.
 pub fn square_name(file: u8, rank: u8) -> String {

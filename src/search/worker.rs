@@ -205,6 +205,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.abandoned || self.shared.stop.load(Ordering::Relaxed)
     }
 
+    /// Adds the nodes counted since the last call to the shared count; returns the total.
+    fn publish_nodes(&mut self) -> u64 {
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.unpublished, Ordering::Relaxed)
+            + self.unpublished;
+        self.unpublished = 0;
+        total
+    }
+
     /// Counts a node; every `CHECK_INTERVAL` nodes publishes the count and (main thread)
     /// checks the clock and the node limit.
     #[inline]
@@ -212,12 +223,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.nodes += 1;
         self.unpublished += 1;
         if self.unpublished >= CHECK_INTERVAL {
-            let total = self
-                .shared
-                .nodes
-                .fetch_add(self.unpublished, Ordering::Relaxed)
-                + self.unpublished;
-            self.unpublished = 0;
+            let total = self.publish_nodes();
             let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
             if self.id == 0 && (over_nodes || self.clock.hard_expired()) {
                 self.shared.stop.store(true, Ordering::Relaxed);
@@ -339,13 +345,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 outcome.take_line(done, score, &pv);
             }
         }
-        let total = self
-            .shared
-            .nodes
-            .fetch_add(self.unpublished, Ordering::Relaxed)
-            + self.unpublished;
-        self.unpublished = 0;
-        outcome.nodes = total;
+        outcome.nodes = self.publish_nodes();
         outcome.tt_probes = self.tt_probes;
         outcome.tt_hits = self.tt_hits;
         if outcome.ponder.is_none() {
@@ -473,6 +473,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         cut_node: bool,
     ) -> i32 {
         -self.negamax(child, depth, -beta, -alpha, ply + 1, is_pv, cut_node)
+    }
+
+    /// A null-window search of `child` (the position after the move from `ply`) just below
+    /// `beta`: whether the move reaches `beta`.
+    #[inline]
+    fn scout_child(&mut self, child: &G, depth: i32, beta: i32, ply: usize, cut_node: bool) -> i32 {
+        self.search_child(child, depth, beta - 1, beta, ply, false, cut_node)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -780,28 +787,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     r -= i32::from(gives_check);
                     r -= history / 8192;
                     let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
-                    score = self.search_child(&child, reduced, alpha, alpha + 1, ply, false, true);
+                    score = self.scout_child(&child, reduced, alpha + 1, ply, true);
                     if score > alpha && reduced < new_depth {
-                        score = self.search_child(
-                            &child,
-                            new_depth,
-                            alpha,
-                            alpha + 1,
-                            ply,
-                            false,
-                            !cut_node,
-                        );
+                        score = self.scout_child(&child, new_depth, alpha + 1, ply, !cut_node);
                     }
                 } else {
-                    score = self.search_child(
-                        &child,
-                        new_depth,
-                        alpha,
-                        alpha + 1,
-                        ply,
-                        false,
-                        !cut_node,
-                    );
+                    score = self.scout_child(&child, new_depth, alpha + 1, ply, !cut_node);
                 }
             }
             if is_pv && (full_window_first || (score > alpha && score < beta)) {
@@ -922,15 +913,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.stack[ply].piece_to = None;
                 self.path.push(child.hash());
-                let score = self.search_child(
-                    &child,
-                    depth - 1 - reduction,
-                    beta - 1,
-                    beta,
-                    ply,
-                    false,
-                    !cut_node,
-                );
+                let score = self.scout_child(&child, depth - 1 - reduction, beta, ply, !cut_node);
                 self.path.pop();
                 if self.stopped() {
                     return Some(0);
@@ -979,15 +962,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             let mut score =
                 -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, false);
             if score >= probcut_beta {
-                score = self.search_child(
-                    &child,
-                    depth - 4,
-                    probcut_beta - 1,
-                    probcut_beta,
-                    ply,
-                    false,
-                    !cut_node,
-                );
+                score = self.scout_child(&child, depth - 4, probcut_beta, ply, !cut_node);
             }
             self.path.pop();
             if self.stopped() {

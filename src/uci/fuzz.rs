@@ -148,7 +148,7 @@ impl Lines {
                     fail(format!("unknown command: {errors} error lines"));
                 }
                 if first == "position" {
-                    match expected_position(&line, &before) {
+                    match expected_position(&line, before.variant()).map(|g| g.fen()) {
                         Ok(fen) if errors != 0 || uci.game().fen() != fen => fail(format!(
                             "valid position: expected {fen}, got {} with {errors} errors",
                             uci.game().fen()
@@ -286,10 +286,12 @@ fn reparse(game: &AnyGame, fen: &str) -> Result<AnyGame, String> {
     AnyGame::from_setup(game.variant(), Some(fen), &[])
 }
 
-/// An independent reading of a `position` line: the FEN it must lead to, or an error.
-fn expected_position(line: &str, before: &AnyGame) -> Result<String, String> {
+/// An independent reading of a `position` line (of the UCI module's): the game it must lead
+/// to in `variant`, or an error when it must be refused. The storm test reads lines with it
+/// too.
+pub fn expected_position(line: &str, variant: Variant) -> Result<AnyGame, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let rest = &tokens[1..];
+    let rest = tokens.get(1..).unwrap_or_default();
     let (setup, moves) = match rest.iter().position(|&t| t == "moves") {
         Some(i) => (&rest[..i], &rest[i + 1..]),
         None => (rest, &[][..]),
@@ -299,7 +301,7 @@ fn expected_position(line: &str, before: &AnyGame) -> Result<String, String> {
         ["fen", f @ ..] if !f.is_empty() => Some(f.join(" ")),
         _ => return Err("usage".to_string()),
     };
-    AnyGame::from_setup(before.variant(), fen.as_deref(), moves).map(|g| g.fen())
+    AnyGame::from_setup(variant, fen.as_deref(), moves)
 }
 
 fn drain(sink: &Sink) -> Vec<String> {

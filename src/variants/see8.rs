@@ -6,12 +6,12 @@
 
 use crate::core::attacks8::{bishop, rook};
 
-/// Piece types, numbered as chess and duck chess number them.
-const PAWN: usize = 0;
-const BISHOP: usize = 2;
-const ROOK: usize = 3;
-const QUEEN: usize = 4;
-const KING: usize = 5;
+/// Piece types, numbered as chess and duck chess number them (the knight is 1).
+pub(super) const PAWN: usize = 0;
+pub(super) const BISHOP: usize = 2;
+pub(super) const ROOK: usize = 3;
+pub(super) const QUEEN: usize = 4;
+pub(super) const KING: usize = 5;
 
 /// Rank 1 and rank 8, where a pawn promotes.
 const LAST_RANKS: u64 = 0xff | 0xff << 56;

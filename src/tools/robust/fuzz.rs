@@ -17,6 +17,7 @@
 //! - UCI: the properties of `uci::fuzz`, whose inputs this runs like the others.
 
 use crate::core::game::parse_move;
+use crate::core::suite;
 use crate::core::{Game, GameState};
 use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
 use crate::variants::Variant;
@@ -61,13 +62,7 @@ pub use crate::core::rng::Rng;
 /// The valid FENs of `variant`: its start position and every position of its perft suite.
 pub fn seed_fens(variant: Variant) -> Vec<String> {
     let mut fens = vec![crate::with_game!(variant, G => G::START_FEN.to_string())];
-    fens.extend(
-        variant
-            .perft_suite()
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("epd "))
-            .map(|f| f.trim().to_string()),
-    );
+    fens.extend(suite::cases(variant.name()).into_iter().map(|c| c.fen));
     fens
 }
 

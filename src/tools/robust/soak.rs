@@ -10,8 +10,8 @@
 //! The first 0-7 plies of each game are random legal moves (from the seed), so the games
 //! differ although the search is deterministic.
 
-use super::fuzz::Rng;
 use crate::core::game::parse_move;
+use crate::core::rng::Rng;
 use crate::core::{Color, Game, GameState};
 use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
 use crate::variants::{Chess, Variant};
@@ -289,17 +289,8 @@ fn attacked(board: &Board, f: i32, r: i32, by_white: bool) -> bool {
     if is(f - 1, r + pawn_dir, "p") || is(f + 1, r + pawn_dir, "p") {
         return true;
     }
-    for (df, dr) in [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ] {
-        if is(f + df, r + dr, "n") {
+    for (df, dr) in crate::core::KNIGHT_LEAPS {
+        if is(f + i32::from(df), r + i32::from(dr), "n") {
             return true;
         }
     }

@@ -192,8 +192,8 @@ impl Chaturanga {
 mod tests {
     use super::*;
     use crate::core::game::parse_move;
-    use crate::core::rng::Rng;
     use crate::search::SearchGame;
+    use crate::variants::see_checks::{self, Material};
 
     const P: i32 = SEE_VALUES[PAWN as usize];
     const N: i32 = SEE_VALUES[HORSE as usize];
@@ -201,24 +201,12 @@ mod tests {
     const R: i32 = SEE_VALUES[CHARIOT as usize];
     const Q: i32 = SEE_VALUES[COUNSELLOR as usize];
 
-    /// Asserts `see_ge(move, threshold) == expected` in `fen`.
+    /// Asserts `see_ge(move, threshold) == expected` in `fen`, and the same exchange with
+    /// the colours exchanged, after a half turn of the board.
     fn check(fen: &str, text: &str, threshold: i32, expected: bool) {
-        let pos = Chaturanga::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let mv = parse_move(&pos, text).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            pos.see_ge(mv, threshold),
-            expected,
-            "{fen} {text} threshold {threshold}"
-        );
-        // The same exchange with the colours exchanged, after a half turn of the board.
-        let flipped = pos.color_flipped();
-        let twin = Move::new(mv.from() ^ 63, mv.to() ^ 63, 0, mv.kind(), mv.promotion());
-        assert_eq!(
-            flipped.see_ge(twin, threshold),
-            expected,
-            "{} (flipped) threshold {threshold}",
-            flipped.fen()
-        );
+        see_checks::assert_see_and_flipped::<Chaturanga>(fen, text, threshold, expected, |mv| {
+            Move::new(mv.from() ^ 63, mv.to() ^ 63, 0, mv.kind(), mv.promotion())
+        });
     }
 
     /// Asserts that the exchange of `text` in `fen` is worth exactly `value`: at least
@@ -385,49 +373,21 @@ mod tests {
 
     /// Thresholds to probe: fine near the material values, coarse out to the king's.
     fn thresholds() -> Vec<i32> {
-        let mut t: Vec<i32> = (-1600..=1600).step_by(7).collect();
-        t.extend((-24_000..=24_000).step_by(500));
-        t.extend([i32::MIN, -ROYAL, ROYAL, i32::MAX]);
-        t.sort_unstable();
-        t
+        see_checks::thresholds(1600, ROYAL)
     }
 
-    /// The exchange on `to` from `pos` by the rules themselves, for the side to move: it
-    /// stops (0) or captures on `to` with its least valuable piece (the lowest square
-    /// among equals), by the legal moves of the move generator.
-    fn reference_exchange(pos: &Chaturanga, to: u8) -> i32 {
-        let mut moves = Vec::new();
-        pos.generate(&mut moves);
-        let Some(mv) = moves
-            .iter()
-            .copied()
-            .filter(|m| m.to() == to)
-            .min_by_key(|m| {
-                (
-                    SEE_VALUES[(pos.board[m.from() as usize] % 6) as usize],
-                    m.from(),
-                )
-            })
-        else {
-            return 0;
-        };
-        0.max(reference_capture(pos, mv))
-    }
-
-    /// The value of `mv` followed by [`reference_exchange`] on its square.
-    fn reference_capture(pos: &Chaturanga, mv: Move) -> i32 {
-        let victim = match pos.board[mv.to() as usize] {
+    /// The material of the exchange by the rules.
+    const MATERIAL: Material<Chaturanga> = Material {
+        mover: |pos, m| SEE_VALUES[(pos.board[m.from() as usize] % 6) as usize],
+        on: |pos, sq| match pos.board[sq as usize] {
             EMPTY => 0,
             code => SEE_VALUES[(code % 6) as usize],
-        };
-        let promotion = match mv.promotion() {
+        },
+        promotion: |mv| match mv.promotion() {
             0 => 0,
             t => SEE_VALUES[t as usize] - P,
-        };
-        let mut child = *pos;
-        child.play(mv);
-        victim + promotion - reference_exchange(&child, mv.to())
-    }
+        },
+    };
 
     #[test]
     fn see_nearly_always_equals_the_exchange_played_by_the_rules() {
@@ -435,36 +395,15 @@ mod tests {
         // simplifies: a pinned piece, a capture that gives check (the reply must answer
         // it), a leap right lost to a later check, a capture made illegal by the promotion
         // rule. In these random games that is 190 of 125407 moves.
-        let mut moves = Vec::new();
-        let (mut checked, mut differ) = (0, 0);
-        for game in 0..40 {
-            let mut rng = Rng::new(0x5EE_C4A8, game);
-            let mut pos =
-                Chaturanga::from_fen(Chaturanga::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-            for _ply in 0..150 {
-                pos.generate(&mut moves);
-                if moves.is_empty() || pos.rule_draw().is_some() {
-                    break;
-                }
-                for &mv in &moves {
-                    let value = reference_capture(&pos, mv);
-                    checked += 1;
-                    let exact = pos.see_ge(mv, value) && !pos.see_ge(mv, value + 1);
-                    differ += usize::from(!exact);
-                }
-                let mv = moves[rng.below(moves.len())];
-                pos.play(mv);
-            }
-        }
+        let mut differ = 0;
+        let checked =
+            see_checks::compare_with_the_rules(0x5EE_C4A8, true, &MATERIAL, |_, _, _| differ += 1);
         assert!(checked > 100_000, "only {checked} moves checked");
         assert!(differ * 500 < checked, "{differ} of {checked} moves differ");
     }
 
     #[test]
     fn see_is_monotone_in_the_threshold_in_random_games() {
-        crate::variants::see_checks::assert_see_monotone_in_random_games::<Chaturanga>(
-            0x5EE_C4A7,
-            &thresholds(),
-        );
+        see_checks::assert_see_monotone_in_random_games::<Chaturanga>(0x5EE_C4A7, &thresholds());
     }
 }

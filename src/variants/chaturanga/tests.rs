@@ -2,41 +2,25 @@
 //! with a slow mailbox generator that applies RULES.md literally.
 
 use super::*;
-use crate::core::game::{parse_move, perft};
-use crate::core::zobrist::splitmix64;
+use crate::core::game::perft;
+use crate::core::rng::Rng;
+use crate::core::testkit::{self, assert_count_agrees, random_game, sorted};
 
 fn pos(fen: &str) -> Chaturanga {
-    Chaturanga::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    testkit::pos(fen)
 }
 
 fn sorted_moves(fen: &str) -> Vec<String> {
-    let p = pos(fen);
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    let mut texts: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
-    texts.sort();
-    texts
+    testkit::texts(&pos(fen))
 }
 
 fn assert_moves(fen: &str, expected: &[&str]) {
-    let mut expected: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
-    expected.sort();
-    assert_eq!(sorted_moves(fen), expected, "{fen}");
-    let p = pos(fen);
-    assert_eq!(
-        p.count_moves(&mut Vec::new()),
-        expected.len() as u64,
-        "{fen}"
-    );
+    assert_eq!(sorted_moves(fen), sorted(expected), "{fen}");
+    assert_count_agrees(&pos(fen));
 }
 
 fn after(fen: &str, moves: &[&str]) -> Chaturanga {
-    let mut p = pos(fen);
-    for text in moves {
-        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-        p.play(mv);
-    }
-    p
+    testkit::after(&pos(fen), moves)
 }
 
 #[test]
@@ -90,9 +74,7 @@ fn start_position_has_two_king_leaps() {
         &["e1e2", "d8d7"],
     );
     assert_eq!(walked.leap_text(), "Kk");
-    let mut moves = Vec::new();
-    walked.generate(&mut moves);
-    let texts: Vec<String> = moves.iter().map(|&m| walked.move_text(m)).collect();
+    let texts = testkit::texts(&walked);
     assert!(
         texts.contains(&"e2f4".to_string()),
         "leap after a king step: {texts:?}"
@@ -185,17 +167,13 @@ fn capture_that_lets_an_enemy_pawn_promote_onto_the_king_is_illegal() {
 
 #[test]
 fn stalemate_wins_and_checkmate_wins() {
-    let stalemated = pos("7k/5K2/6Q1/8/8/8/8/8 b - - 0 60");
-    assert_eq!(sorted_moves("7k/5K2/6Q1/8/8/8/8/8 b - - 0 60").len(), 0);
-    assert_eq!(
-        stalemated.no_moves_result(),
-        GameResult::win(Color::Black, "stalemate")
+    testkit::assert_no_moves_result(
+        &pos("7k/5K2/6Q1/8/8/8/8/8 b - - 0 60"),
+        GameResult::win(Color::Black, "stalemate"),
     );
-    let mated = after("7k/8/6K1/8/8/8/8/R7 w - - 0 50", &["a1a8"]);
-    assert_eq!(mated.count_moves(&mut Vec::new()), 0);
-    assert_eq!(
-        mated.no_moves_result(),
-        GameResult::win(Color::White, "checkmate")
+    testkit::assert_no_moves_result(
+        &after("7k/8/6K1/8/8/8/8/R7 w - - 0 50", &["a1a8"]),
+        GameResult::win(Color::White, "checkmate"),
     );
 }
 
@@ -297,12 +275,11 @@ fn fen_errors() {
 
 #[test]
 fn color_flip_is_a_half_turn() {
-    let p = pos("2n4r/PP1PP3/7k/8/8/8/3pp1N1/RNB3K1 w K - 0 30");
-    let f = p.color_flipped();
-    assert_eq!(f.fen(), "1k3bnr/1n1PP3/8/8/8/K7/3pp1pp/R4N2 b k - 0 30");
-    for depth in 1..=3 {
-        assert_eq!(perft(&p, depth), perft(&f, depth));
-    }
+    testkit::assert_color_flip(
+        &pos("2n4r/PP1PP3/7k/8/8/8/3pp1N1/RNB3K1 w K - 0 30"),
+        "1k3bnr/1n1PP3/8/8/8/K7/3pp1pp/R4N2 b k - 0 30",
+        3,
+    );
 }
 
 /// A slow, literal chaturanga: a mailbox, every move made on a copy and judged by
@@ -354,35 +331,12 @@ mod reference {
 
         /// Board, side and leap fields of the FEN.
         pub fn fen3(&self) -> String {
-            let mut out = String::new();
-            for rank in (0..8).rev() {
-                let mut empty = 0;
-                for file in 0..8 {
-                    match self.board[rank * 8 + file] {
-                        None => empty += 1,
-                        Some((white, letter)) => {
-                            if empty > 0 {
-                                out += &empty.to_string();
-                                empty = 0;
-                            }
-                            let c = letter as char;
-                            out.push(if white { c } else { c.to_ascii_lowercase() });
-                        }
-                    }
-                }
-                if empty > 0 {
-                    out += &empty.to_string();
-                }
-                if rank > 0 {
-                    out.push('/');
-                }
-            }
-            let leap = match self.leap {
-                [true, true] => "Kk",
-                [true, false] => "K",
-                [false, true] => "k",
-                [false, false] => "-",
-            };
+            let out = crate::core::fen::write_board(8, 8, |file, rank| {
+                let (white, letter) = self.board[(rank * 8 + file) as usize]?;
+                let c = letter as char;
+                Some(if white { c } else { c.to_ascii_lowercase() })
+            });
+            let leap = crate::core::testkit::flags_field(&self.leap, "Kk");
             format!(
                 "{out} {} {leap}",
                 if self.white_to_move { 'w' } else { 'b' }
@@ -422,21 +376,12 @@ mod reference {
                 ((0..8).contains(&nf) && (0..8).contains(&nr)).then(|| (nr * 8 + nf) as usize)
             };
             let free_or_enemy = |sq: usize| self.board[sq].is_none_or(|(w, _)| w != white);
-            let knight = [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ];
+            let knight = crate::core::KNIGHT_LEAPS;
             let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
             let mut out = vec![];
-            let jumps = |deltas: &[(i32, i32)], leap: bool, out: &mut Vec<_>| {
+            let jumps = |deltas: &[(i8, i8)], leap: bool, out: &mut Vec<_>| {
                 for &(df, dr) in deltas {
-                    if let Some(sq) = at(df, dr) {
+                    if let Some(sq) = at(df.into(), dr.into()) {
                         if free_or_enemy(sq) {
                             out.push((sq, leap, None));
                         }
@@ -445,17 +390,7 @@ mod reference {
             };
             match letter {
                 b'K' => {
-                    let steps = [
-                        (1, 0),
-                        (-1, 0),
-                        (0, 1),
-                        (0, -1),
-                        (1, 1),
-                        (1, -1),
-                        (-1, 1),
-                        (-1, -1),
-                    ];
-                    jumps(&steps, false, &mut out);
+                    jumps(&crate::core::KING_STEPS, false, &mut out);
                     if self.leap[side(white)] {
                         jumps(&knight, true, &mut out);
                     }
@@ -570,44 +505,32 @@ mod reference {
 
 use reference::Ref;
 
-/// The fast generator's moves as (text, board-side-leap FEN after), sorted.
+/// The fast generator's moves as (text, board-side-leap FEN after).
 fn fast_children(p: &Chaturanga) -> Vec<(String, String)> {
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    let mut out: Vec<(String, String)> = moves
-        .iter()
-        .map(|&m| {
+    testkit::moves_of(p)
+        .into_iter()
+        .map(|m| {
             let mut child = *p;
             child.play(m);
             let fen = child.fen();
             let fields: Vec<&str> = fen.split(' ').take(3).collect();
             (p.move_text(m), fields.join(" "))
         })
-        .collect();
-    out.sort();
-    out
+        .collect()
 }
 
 fn reference_children(p: &Chaturanga) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Ref::parse(&p.fen())
+    Ref::parse(&p.fen())
         .legal()
         .into_iter()
         .map(|(text, next)| (text, next.fen3()))
-        .collect();
-    out.sort();
-    out
+        .collect()
 }
 
 /// Compares both generators on `p`, its in-check flag and its move count.
 fn compare(p: &Chaturanga) {
-    let fast = fast_children(p);
-    assert_eq!(fast, reference_children(p), "{}", p.fen());
-    assert_eq!(
-        p.count_moves(&mut Vec::new()),
-        fast.len() as u64,
-        "{}",
-        p.fen()
-    );
+    testkit::assert_same_moves(&p.fen(), fast_children(p), reference_children(p));
+    assert_count_agrees(p);
     let r = Ref::parse(&p.fen());
     let king = p.king_square(p.side) as usize;
     assert_eq!(
@@ -618,16 +541,6 @@ fn compare(p: &Chaturanga) {
     );
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        let (state, value) = splitmix64(self.0);
-        self.0 = state;
-        value % n
-    }
-}
-
 /// A random position with few pieces, kings close together and pawns near the last ranks
 /// often, so that leaps, leap checks and promotion attacks come up a lot.
 fn random_fen(rng: &mut Rng) -> String {
@@ -635,9 +548,9 @@ fn random_fen(rng: &mut Rng) -> String {
     // Kings on their first rank a third of the time: enemy pawns next to them may then
     // attack them, depending on the promotion counts.
     let white_king = if rng.below(3) == 0 {
-        rng.below(8) as usize
+        rng.below(8)
     } else {
-        rng.below(64) as usize
+        rng.below(64)
     };
     board[white_king] = Some('K');
     let near = |rng: &mut Rng, sq: usize| -> usize {
@@ -648,8 +561,8 @@ fn random_fen(rng: &mut Rng) -> String {
     };
     let black_king = match rng.below(3) {
         0 => near(rng, white_king),
-        1 => 56 + rng.below(8) as usize,
-        _ => rng.below(64) as usize,
+        1 => 56 + rng.below(8),
+        _ => rng.below(64),
     };
     if board[black_king].is_some() {
         return random_fen(rng);
@@ -657,7 +570,7 @@ fn random_fen(rng: &mut Rng) -> String {
     board[black_king] = Some('k');
     let pieces = 2 + rng.below(12);
     for _ in 0..pieces {
-        let letter = b"PPPPNBRQpppppnbrq"[rng.below(17) as usize] as char;
+        let letter = b"PPPPNBRQpppppnbrq"[rng.below(17)] as char;
         let sq = if rng.below(2) == 0 {
             let centre = if rng.below(2) == 0 {
                 white_king
@@ -666,7 +579,7 @@ fn random_fen(rng: &mut Rng) -> String {
             };
             near(rng, centre)
         } else {
-            rng.below(64) as usize
+            rng.below(64)
         };
         let pawn_on_end_rank = letter.eq_ignore_ascii_case(&'p') && !(8..56).contains(&sq);
         if board[sq].is_none() && !pawn_on_end_rank {
@@ -675,13 +588,13 @@ fn random_fen(rng: &mut Rng) -> String {
     }
     let text = write_board(8, 8, |f, r| board[(r * 8 + f) as usize]);
     let side = if rng.below(2) == 0 { 'w' } else { 'b' };
-    let leap = ["Kk", "K", "k", "-"][rng.below(4) as usize];
+    let leap = ["Kk", "K", "k", "-"][rng.below(4)];
     format!("{text} {side} {leap} - 0 1")
 }
 
 #[test]
 fn fast_generator_equals_reference_on_random_positions() {
-    let mut rng = Rng(0xC4A7);
+    let mut rng = Rng::from_state(0xC4A7);
     let mut compared = 0;
     let mut with_moves = 0;
     while compared < 6000 {
@@ -690,26 +603,20 @@ fn fast_generator_equals_reference_on_random_positions() {
         let valid = !r.attacked(r.king(!r.white_to_move), r.white_to_move);
         let parsed = Chaturanga::from_fen(&fen);
         assert_eq!(parsed.is_ok(), valid, "{fen}");
-        let Ok(mut p) = parsed else { continue };
+        let Ok(p) = parsed else { continue };
         // A short random game from each position, compared at every ply.
-        for _ in 0..8 {
-            compare(&p);
+        with_moves += random_game(p, 8, &mut rng, |p, _| {
+            compare(p);
             compared += 1;
-            let mut moves = Vec::new();
-            p.generate(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            with_moves += 1;
-            p.play(moves[rng.below(moves.len() as u64) as usize]);
-        }
+            true
+        });
     }
     assert!(with_moves > 3000);
 }
 
 #[test]
 fn fast_generator_equals_reference_in_games_from_the_suite() {
-    let mut rng = Rng(0x5EED);
+    let mut rng = Rng::from_state(0x5EED);
     let fens = [
         Chaturanga::START_FEN,
         "rn1kqb1r/p2pppp1/1pp2n1p/5B2/P1b3P1/B2R1P2/1PPPP2P/1N1QK1NR w Kk - 4 11",
@@ -719,16 +626,10 @@ fn fast_generator_equals_reference_in_games_from_the_suite() {
     ];
     for fen in fens {
         for _ in 0..20 {
-            let mut p = pos(fen);
-            for _ in 0..60 {
-                compare(&p);
-                let mut moves = Vec::new();
-                p.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                p.play(moves[rng.below(moves.len() as u64) as usize]);
-            }
+            random_game(pos(fen), 60, &mut rng, |p, _| {
+                compare(p);
+                true
+            });
         }
     }
 }

@@ -142,27 +142,15 @@ impl Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
     use crate::core::rng::Rng;
+    use crate::core::testkit;
     use crate::core::Game;
-    use crate::search::{SearchGame, PIECE_SLOTS};
-
-    fn pos(fen: &str) -> Chess {
-        Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-    }
+    use crate::search::SearchGame;
+    use crate::variants::see_checks::{self, ChessLikeSee, Mailbox};
 
     /// Checks `see_ge(move, threshold) == expected` for each (threshold, expected).
     fn check(fen: &str, text: &str, cases: &[(i32, bool)]) {
-        let p = pos(fen);
-        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-        for &(threshold, expected) in cases {
-            assert_eq!(
-                p.see_ge(mv, threshold),
-                expected,
-                "{fen} {text} threshold {threshold}"
-            );
-            assert_eq!(reference_see(&p, mv) >= threshold, expected, "reference");
-        }
+        see_checks::assert_see_cases(fen, text, cases, reference_see);
     }
 
     // Values: P 100, N 320, B 330, R 500, Q 900, K 20,000.
@@ -296,197 +284,75 @@ mod tests {
         // Black's Nf6xe4 +100, Nc3xe4 -320: -220.
         let fen = "4k3/8/5n2/8/4P3/2N5/8/4K3 b - - 0 1";
         check(fen, "f6e4", &[(-220, true), (-219, false)]);
-        let p = pos(fen);
-        let mv = parse_move(&p, "f6e4").unwrap_or_else(|e| panic!("{e}"));
+        let p: Chess = testkit::pos(fen);
+        let mv = testkit::legal(&p, "f6e4");
         assert_eq!(p.moved_piece(mv), 6 + KNIGHT);
-        let white = pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
+        let white: Chess = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
         for (text, piece) in [("b7a8q", PAWN), ("e1g1", KING), ("h1h5", ROOK)] {
-            let mv = parse_move(&white, text).unwrap_or_else(|e| panic!("{e}"));
+            let mv = testkit::legal(&white, text);
             assert_eq!(white.moved_piece(mv), piece, "{text}");
         }
     }
 
-    /// An independent SEE for the tests: a board of squares, attacks found by walking rays,
-    /// the classic list of gains resolved backwards. Same rules as the module doc: least
-    /// valuable attacker first (the lowest square among equals), a king's capture ends it.
+    /// An independent SEE for the tests ([`see_checks::mailbox_exchange`]). Same rules as the
+    /// module doc: least valuable attacker first (the lowest square among equals), a king's
+    /// capture ends it.
     fn reference_see(p: &Chess, mv: Move) -> i32 {
         if mv.kind() == CASTLE {
             return 0;
         }
-        let mut board: [Option<(usize, usize)>; 64] = [None; 64];
+        let mut board: Mailbox = [None; 64];
         for (sq, square) in board.iter_mut().enumerate() {
             *square = p.piece_on(sq as u8);
         }
         let (from, to) = (mv.from() as usize, mv.to() as usize);
         let us = p.side.index();
         let mut mover = board[from].map_or(PAWN, |(_, kind)| kind);
-        let mut gain = [0i32; 40];
-        gain[0] = board[to].map_or(0, |(_, kind)| VALUES[kind]);
+        let mut gain = board[to].map_or(0, |(_, kind)| VALUES[kind]);
         if mv.kind() == EN_PASSANT {
-            gain[0] = VALUES[PAWN];
+            gain = VALUES[PAWN];
             board[to ^ 8] = None;
         }
         if mv.kind() == PROMOTION {
             mover = mv.promotion() as usize;
-            gain[0] += VALUES[mover] - VALUES[PAWN];
+            gain += VALUES[mover] - VALUES[PAWN];
         }
         board[from] = None;
         board[to] = Some((us, mover));
-        let mut side = us ^ 1;
-        let mut depth = 0;
-        while let Some(sq) = least_valuable_attacker(&board, to, side) {
-            let (_, kind) = board[sq].unwrap_or((side, PAWN));
-            let last_rank = to / 8 == 0 || to / 8 == 7;
-            let promoted = if kind == PAWN && last_rank {
-                QUEEN
-            } else {
-                kind
-            };
-            let (_, on_square) = board[to].unwrap_or((side, PAWN));
-            depth += 1;
-            gain[depth] = VALUES[on_square] + VALUES[promoted] - VALUES[kind] - gain[depth - 1];
-            if on_square == KING {
-                break;
-            }
-            board[sq] = None;
-            board[to] = Some((side, promoted));
-            side ^= 1;
-        }
-        while depth > 0 {
-            gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
-            depth -= 1;
-        }
-        gain[0]
-    }
-
-    fn least_valuable_attacker(
-        board: &[Option<(usize, usize)>; 64],
-        to: usize,
-        side: usize,
-    ) -> Option<usize> {
-        (0..64)
-            .filter(|&sq| sq != to)
-            .filter_map(|sq| match board[sq] {
-                Some((color, kind)) if color == side && attacks(board, sq, kind, to) => {
-                    Some((kind, sq))
-                }
-                _ => None,
-            })
-            .min()
-            .map(|(_, sq)| sq)
-    }
-
-    /// Whether the piece of `kind` on `sq` attacks `to` on `board`.
-    fn attacks(board: &[Option<(usize, usize)>; 64], sq: usize, kind: usize, to: usize) -> bool {
-        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let (tf, tr) = ((to % 8) as i32, (to / 8) as i32);
-        let (df, dr) = (tf - f, tr - r);
-        let clear = || {
-            let (sf, sr) = (df.signum(), dr.signum());
-            let (mut cf, mut cr) = (f + sf, r + sr);
-            while (cf, cr) != (tf, tr) {
-                if board[(cr * 8 + cf) as usize].is_some() {
-                    return false;
-                }
-                cf += sf;
-                cr += sr;
-            }
-            true
-        };
-        let diagonal = df.abs() == dr.abs() && df != 0;
-        let straight = (df == 0) != (dr == 0);
-        match kind {
-            PAWN => {
-                let forward = if board[sq].is_some_and(|(c, _)| c == 0) {
-                    1
-                } else {
-                    -1
-                };
-                df.abs() == 1 && dr == forward
-            }
-            KNIGHT => (df.abs(), dr.abs()) == (1, 2) || (df.abs(), dr.abs()) == (2, 1),
-            BISHOP => diagonal && clear(),
-            ROOK => straight && clear(),
-            QUEEN => (diagonal || straight) && clear(),
-            _ => df.abs().max(dr.abs()) == 1,
-        }
+        see_checks::mailbox_exchange(&mut board, to, us ^ 1, gain, &VALUES)
     }
 
     #[test]
     fn random_positions_monotone_bounded_and_agreeing_with_the_reference() {
-        let starts = [
-            Chess::START_FEN,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8",
-        ];
-        let mut rng = Rng::new(0x5EE, 1);
-        let mut moves = Vec::new();
-        let mut checked = 0;
-        for game in 0..12 {
-            let mut p = pos(starts[game % starts.len()]);
-            for _ in 0..40 {
-                p.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                for &mv in &moves {
-                    let from_bit = 1u64 << mv.from();
-                    let kind = (0..6).find(|&k| p.pieces[k] & from_bit != 0).unwrap_or(6);
-                    assert_eq!(p.moved_piece(mv), p.side.index() * 6 + kind);
-                    assert!(p.moved_piece(mv) < PIECE_SLOTS);
-                    let exact = reference_see(&p, mv);
-                    let text = p.move_text(mv);
-                    for t in [exact - 1, exact, exact + 1, -1, 0, 1] {
-                        assert_eq!(p.see_ge(mv, t), exact >= t, "{} {text} {t}", p.fen());
-                    }
-                    let mut previous = true;
-                    for t in (-1000..=1000).step_by(25) {
-                        let now = p.see_ge(mv, t);
-                        assert!(previous || !now, "not monotone: {} {text} {t}", p.fen());
-                        previous = now;
-                    }
-                    if !p.is_tactical(mv) {
-                        continue;
-                    }
-                    checked += 1;
-                    let to_bit = 1u64 << mv.to();
-                    let victim = if mv.kind() == EN_PASSANT {
-                        VALUES[PAWN]
-                    } else {
-                        (0..5)
-                            .find(|&k| p.pieces[k] & to_bit != 0)
-                            .map_or(0, |k| VALUES[k])
-                    };
-                    let promotion = if mv.kind() == PROMOTION {
-                        VALUES[mv.promotion() as usize] - VALUES[PAWN]
-                    } else {
-                        0
-                    };
-                    assert!(!p.see_ge(mv, victim + promotion + 1), "{} {text}", p.fen());
-                    if mv.kind() != PROMOTION {
-                        assert!(!p.see_ge(mv, victim + 1), "{} {text}", p.fen());
-                    }
-                    // Taken back at once and stopping is always possible (no king moved,
-                    // no pawn promotes on the square by taking back).
-                    if kind != KING && to_bit & LAST_RANKS == 0 {
-                        let mover = VALUES[kind];
-                        assert!(p.see_ge(mv, victim - mover), "{} {text}", p.fen());
-                    }
-                }
-                // Captures more often than not, so that games stay sharp.
-                let captures: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&m| p.is_tactical(m))
-                    .collect();
-                let mv = if !captures.is_empty() && rng.below(3) > 0 {
-                    *rng.pick(&captures)
+        let checked = ChessLikeSee {
+            starts: &[
+                Chess::START_FEN,
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8",
+            ],
+            games: 12,
+            plies: 40,
+            quiet_every: 1,
+            step: 25,
+            values: VALUES,
+            kind: |p: &Chess, mv| {
+                let from_bit = 1u64 << mv.from();
+                (0..6).find(|&k| p.pieces[k] & from_bit != 0).unwrap_or(6)
+            },
+            victim: |p: &Chess, mv| {
+                let to_bit = 1u64 << mv.to();
+                if mv.kind() == EN_PASSANT {
+                    VALUES[PAWN]
                 } else {
-                    *rng.pick(&moves)
-                };
-                p.play(mv);
-            }
+                    (0..5)
+                        .find(|&k| p.pieces[k] & to_bit != 0)
+                        .map_or(0, |k| VALUES[k])
+                }
+            },
+            promotion: |mv| (mv.kind() == PROMOTION).then_some(mv.promotion() as usize),
+            reference: reference_see,
         }
+        .check(Rng::new(0x5EE, 1));
         assert!(checked > 200, "only {checked} captures");
     }
 }

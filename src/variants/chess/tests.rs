@@ -2,35 +2,22 @@
 //! hand from the diagram of the position (the reasoning is in the comments).
 
 use super::*;
-use crate::core::game::{parse_move, perft, GameState};
+use crate::core::game::perft;
+use crate::core::testkit::{self, sorted};
 
 fn pos(fen: &str) -> Chess {
-    Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    testkit::pos(fen)
 }
 
+/// The sorted move texts of `fen`, after checking that the bulk count agrees.
 fn move_texts(fen: &str) -> Vec<String> {
     let p = pos(fen);
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    let mut texts: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
-    texts.sort();
-    assert_eq!(p.count_moves(&mut moves), texts.len() as u64, "{fen}");
-    texts
-}
-
-fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
+    testkit::assert_count_agrees(&p);
+    testkit::texts(&p)
 }
 
 fn play(fen: &str, moves: &[&str]) -> Chess {
-    let mut p = pos(fen);
-    for text in moves {
-        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-        p.play(mv);
-    }
-    p
+    testkit::after(&pos(fen), moves)
 }
 
 #[test]
@@ -182,18 +169,13 @@ fn king_does_not_step_along_the_checking_ray() {
 
 #[test]
 fn checkmate_and_stalemate() {
-    let mate = pos("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
-    assert!(move_texts("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").is_empty());
-    assert_eq!(
-        mate.no_moves_result(),
-        GameResult::win(Color::White, "checkmate")
+    testkit::assert_no_moves_result(
+        &pos("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"),
+        GameResult::win(Color::White, "checkmate"),
     );
-    let stale = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    assert!(move_texts("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").is_empty());
-    assert_eq!(stale.no_moves_result(), GameResult::draw("stalemate"));
-    assert_eq!(
-        GameState::new(stale).result(),
-        Some(GameResult::draw("stalemate"))
+    testkit::assert_no_moves_result(
+        &pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        GameResult::draw("stalemate"),
     );
 }
 
@@ -234,7 +216,7 @@ fn fen_defaults_and_errors() {
         pos("r3k2r/8/8/8/8/8/8/R3K2R w qkQK").fen(),
         "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
     );
-    for bad in [
+    testkit::assert_refused::<Chess>(&[
         "",
         "4k3/8/8/8/8/8/8/4K3",
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 x",
@@ -257,9 +239,7 @@ fn fen_defaults_and_errors() {
         "4k3/8/8/8/8/8/8/4K3 w - - 1.5 1",
         "4k3/8/8/8/8/8/8/4K2r b - - 0 1",
         "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
-    ] {
-        assert!(Chess::from_fen(bad).is_err(), "accepted '{bad}'");
-    }
+    ]);
 }
 
 #[test]
@@ -284,10 +264,11 @@ fn hash_follows_transpositions_and_rights() {
 
 #[test]
 fn color_flip_mirrors_everything() {
-    let p = pos("r3k2r/8/8/8/3pP3/8/8/R3K2R b Kq e3 0 1");
-    let f = p.color_flipped();
-    assert_eq!(f.fen(), "r3k2r/8/8/3Pp3/8/8/8/R3K2R w Qk e6 0 1");
-    assert_eq!(perft(&p, 3), perft(&f, 3));
+    testkit::assert_color_flip(
+        &pos("r3k2r/8/8/8/3pP3/8/8/R3K2R b Kq e3 0 1"),
+        "r3k2r/8/8/3Pp3/8/8/8/R3K2R w Qk e6 0 1",
+        3,
+    );
 }
 
 /// The evaluation as played (weights times terms, from the side to move) is exactly the

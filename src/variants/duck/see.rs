@@ -162,27 +162,15 @@ impl Duck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
     use crate::core::rng::Rng;
+    use crate::core::testkit;
     use crate::core::Game;
-    use crate::search::{SearchGame, PIECE_SLOTS};
-
-    fn pos(fen: &str) -> Duck {
-        Duck::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-    }
+    use crate::search::SearchGame;
+    use crate::variants::see_checks::{self, ChessLikeSee, Mailbox};
 
     /// Checks `see_ge(turn, threshold) == expected` for each (threshold, expected).
     fn check(fen: &str, text: &str, cases: &[(i32, bool)]) {
-        let p = pos(fen);
-        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-        for &(threshold, expected) in cases {
-            assert_eq!(
-                p.see_ge(mv, threshold),
-                expected,
-                "{fen} {text} threshold {threshold}"
-            );
-            assert_eq!(reference_see(&p, mv) >= threshold, expected, "reference");
-        }
+        see_checks::assert_see_cases(fen, text, cases, reference_see);
     }
 
     // Values: P 100, N 310, B 330, R 500, Q 900, K 20,000.
@@ -318,31 +306,30 @@ mod tests {
 
     #[test]
     fn moved_piece_by_colour_and_type() {
-        let p = pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
+        let p: Duck = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
         for (text, piece) in [
             ("b7a8q,a8h8", PAWN),
             ("e1g1,g1a3", KING),
             ("h1h5,h5h6", ROOK),
         ] {
-            let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
+            let mv = testkit::legal(&p, text);
             assert_eq!(p.moved_piece(mv), piece, "{text}");
         }
-        let p = pos("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1");
-        let mv = parse_move(&p, "b6a4,a4a5").unwrap_or_else(|e| panic!("{e}"));
+        let p: Duck = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1");
+        let mv = testkit::legal(&p, "b6a4,a4a5");
         assert_eq!(p.moved_piece(mv), 6 + KNIGHT);
     }
 
-    /// Square contents for the reference: (colour, type); the duck is colour 2, type 6.
-    type Board = [Option<(usize, usize)>; 64];
+    /// The duck on the reference board: colour 2, type 6 (it only blocks).
     const DUCK: Option<(usize, usize)> = Some((2, 6));
 
-    /// An independent SEE for the tests: a board of squares, attacks found by walking rays,
-    /// the classic list of gains resolved backwards. Same rules as the module doc.
+    /// An independent SEE for the tests ([`see_checks::mailbox_exchange`], the duck a
+    /// blocker on its new square). Same rules as the module doc.
     fn reference_see(p: &Duck, mv: Move) -> i32 {
         if mv.kind() == CASTLE {
             return 0;
         }
-        let mut board: Board = [None; 64];
+        let mut board: Mailbox = [None; 64];
         for (sq, square) in board.iter_mut().enumerate() {
             let sq = sq as u8;
             *square = p
@@ -353,18 +340,17 @@ mod tests {
         let (from, to) = (mv.from() as usize, mv.to() as usize);
         let us = p.side.index();
         let mut mover = board[from].map_or(PAWN, |(_, kind)| kind);
-        let mut gain = [0i32; 40];
-        gain[0] = board[to].map_or(0, |(_, kind)| VALUES[kind]);
+        let mut gain = board[to].map_or(0, |(_, kind)| VALUES[kind]);
         if mv.kind() == EN_PASSANT {
-            gain[0] = VALUES[PAWN];
+            gain = VALUES[PAWN];
             board[if us == 0 { to - 8 } else { to + 8 }] = None;
         }
         if mv.promotion() != 0 {
             mover = mv.promotion() as usize;
-            gain[0] += VALUES[mover] - VALUES[PAWN];
+            gain += VALUES[mover] - VALUES[PAWN];
         }
         if board[to].is_some_and(|(_, kind)| kind == KING) {
-            return gain[0];
+            return gain;
         }
         if let Some(duck) = (0..64).find(|&sq| p.duck & 1 << sq != 0) {
             board[duck] = None;
@@ -372,156 +358,39 @@ mod tests {
         board[from] = None;
         board[to] = Some((us, mover));
         board[mv.extra() as usize] = DUCK;
-        let mut side = us ^ 1;
-        let mut depth = 0;
-        while let Some(sq) = least_valuable_attacker(&board, to, side) {
-            let (_, kind) = board[sq].unwrap_or((side, PAWN));
-            let last_rank = to / 8 == 0 || to / 8 == 7;
-            let promoted = if kind == PAWN && last_rank {
-                QUEEN
-            } else {
-                kind
-            };
-            let (_, on_square) = board[to].unwrap_or((side, PAWN));
-            depth += 1;
-            gain[depth] = VALUES[on_square] + VALUES[promoted] - VALUES[kind] - gain[depth - 1];
-            if on_square == KING {
-                break;
-            }
-            board[sq] = None;
-            board[to] = Some((side, promoted));
-            side ^= 1;
-        }
-        while depth > 0 {
-            gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
-            depth -= 1;
-        }
-        gain[0]
-    }
-
-    fn least_valuable_attacker(board: &Board, to: usize, side: usize) -> Option<usize> {
-        (0..64)
-            .filter(|&sq| sq != to)
-            .filter_map(|sq| match board[sq] {
-                Some((color, kind)) if color == side && attacks(board, sq, kind, to) => {
-                    Some((kind, sq))
-                }
-                _ => None,
-            })
-            .min()
-            .map(|(_, sq)| sq)
-    }
-
-    /// Whether the piece of `kind` on `sq` attacks `to` on `board` (the duck blocks).
-    fn attacks(board: &Board, sq: usize, kind: usize, to: usize) -> bool {
-        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let (tf, tr) = ((to % 8) as i32, (to / 8) as i32);
-        let (df, dr) = (tf - f, tr - r);
-        let clear = || {
-            let (sf, sr) = (df.signum(), dr.signum());
-            let (mut cf, mut cr) = (f + sf, r + sr);
-            while (cf, cr) != (tf, tr) {
-                if board[(cr * 8 + cf) as usize].is_some() {
-                    return false;
-                }
-                cf += sf;
-                cr += sr;
-            }
-            true
-        };
-        let diagonal = df.abs() == dr.abs() && df != 0;
-        let straight = (df == 0) != (dr == 0);
-        match kind {
-            PAWN => {
-                let forward = if board[sq].is_some_and(|(c, _)| c == 0) {
-                    1
-                } else {
-                    -1
-                };
-                df.abs() == 1 && dr == forward
-            }
-            KNIGHT => (df.abs(), dr.abs()) == (1, 2) || (df.abs(), dr.abs()) == (2, 1),
-            BISHOP => diagonal && clear(),
-            ROOK => straight && clear(),
-            QUEEN => (diagonal || straight) && clear(),
-            _ => df.abs().max(dr.abs()) == 1,
-        }
+        see_checks::mailbox_exchange(&mut board, to, us ^ 1, gain, &VALUES)
     }
 
     #[test]
     fn random_turns_monotone_bounded_and_agreeing_with_the_reference() {
-        let starts = [
-            Duck::START_FEN,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        ];
-        let mut rng = Rng::new(0xD0C, 2);
-        let mut moves = Vec::new();
-        let mut checked = 0;
-        for game in 0..8 {
-            let mut p = pos(starts[game % starts.len()]);
-            for _ in 0..30 {
-                p.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                for (i, &mv) in moves.iter().enumerate() {
-                    let tactical = p.is_tactical(mv);
-                    if !tactical && i % 7 != 0 {
-                        continue; // a sample of the quiet turns: they are many
-                    }
-                    let from_bit = 1u64 << mv.from();
-                    let kind = (0..6).find(|&k| p.pieces[k] & from_bit != 0).unwrap_or(6);
-                    assert_eq!(p.moved_piece(mv), p.side.index() * 6 + kind);
-                    assert!(p.moved_piece(mv) < PIECE_SLOTS);
-                    let exact = reference_see(&p, mv);
-                    let text = p.move_text(mv);
-                    for t in [exact - 1, exact, exact + 1, -1, 0, 1] {
-                        assert_eq!(p.see_ge(mv, t), exact >= t, "{} {text} {t}", p.fen());
-                    }
-                    let mut previous = true;
-                    for t in (-1000..=1000).step_by(50) {
-                        let now = p.see_ge(mv, t);
-                        assert!(previous || !now, "not monotone: {} {text} {t}", p.fen());
-                        previous = now;
-                    }
-                    if !tactical {
-                        continue;
-                    }
-                    checked += 1;
-                    let to_bit = 1u64 << mv.to();
-                    let victim = if mv.kind() == EN_PASSANT {
-                        VALUES[PAWN]
-                    } else {
-                        p.piece_at(mv.to())
-                            .filter(|_| p.colors[p.side.flip().index()] & to_bit != 0)
-                            .map_or(0, |k| VALUES[k])
-                    };
-                    let promotion = if mv.promotion() != 0 {
-                        VALUES[mv.promotion() as usize] - VALUES[PAWN]
-                    } else {
-                        0
-                    };
-                    assert!(!p.see_ge(mv, victim + promotion + 1), "{} {text}", p.fen());
-                    if mv.promotion() == 0 {
-                        assert!(!p.see_ge(mv, victim + 1), "{} {text}", p.fen());
-                    }
-                    if kind != KING && to_bit & LAST_RANKS == 0 {
-                        assert!(p.see_ge(mv, victim - VALUES[kind]), "{} {text}", p.fen());
-                    }
-                }
-                let captures: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&m| p.is_tactical(m))
-                    .collect();
-                let mv = if !captures.is_empty() && rng.below(3) > 0 {
-                    *rng.pick(&captures)
+        let checked = ChessLikeSee {
+            starts: &[
+                Duck::START_FEN,
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            ],
+            games: 8,
+            plies: 30,
+            // A sample of the quiet turns: they are many.
+            quiet_every: 7,
+            step: 50,
+            values: VALUES,
+            kind: |p: &Duck, mv| {
+                let from_bit = 1u64 << mv.from();
+                (0..6).find(|&k| p.pieces[k] & from_bit != 0).unwrap_or(6)
+            },
+            victim: |p: &Duck, mv| {
+                if mv.kind() == EN_PASSANT {
+                    VALUES[PAWN]
                 } else {
-                    *rng.pick(&moves)
-                };
-                p.play(mv);
-            }
+                    p.piece_at(mv.to())
+                        .filter(|_| p.colors[p.side.flip().index()] & 1u64 << mv.to() != 0)
+                        .map_or(0, |k| VALUES[k])
+                }
+            },
+            promotion: |mv| (mv.promotion() != 0).then_some(mv.promotion() as usize),
+            reference: reference_see,
         }
+        .check(Rng::new(0xD0C, 2));
         assert!(checked > 500, "only {checked} captures");
     }
 }

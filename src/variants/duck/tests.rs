@@ -4,17 +4,13 @@
 
 use super::*;
 use crate::core::game::{parse_move, perft, GameState};
-use crate::core::zobrist::splitmix64;
+use crate::core::rng::Rng;
+use crate::core::suite;
+use crate::core::testkit::{self, moves_of};
 use std::collections::BTreeSet;
 
 fn pos(fen: &str) -> Duck {
-    Duck::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn moves_of(p: &Duck) -> Vec<Move> {
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    moves
+    testkit::pos(fen)
 }
 
 fn texts(p: &Duck) -> BTreeSet<String> {
@@ -152,13 +148,9 @@ fn king_may_move_into_attack_and_king_capture_ends_the_game() {
 
 #[test]
 fn fowling_wins_for_the_side_without_moves() {
-    let p = pos("7k/8/8/8/8/p1p5/P*P5/KB6 w - - 0 1");
-    assert!(moves_of(&p).is_empty());
-    assert_eq!(p.ended(), None);
-    let state = GameState::new(p);
-    assert_eq!(
-        state.result(),
-        Some(GameResult::win(Color::White, "fowling"))
+    testkit::assert_no_moves_result(
+        &pos("7k/8/8/8/8/p1p5/P*P5/KB6 w - - 0 1"),
+        GameResult::win(Color::White, "fowling"),
     );
 }
 
@@ -211,7 +203,7 @@ fn move_text_and_tactical_flags() {
 
 #[test]
 fn fen_errors_are_rejected() {
-    for fen in [
+    testkit::assert_refused::<Duck>(&[
         "",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
         "rnbqkbnr/pppp*ppp/8/8/8/8/PPP*PPPP/RNBQKBNR w KQkq - 0 1",
@@ -235,9 +227,7 @@ fn fen_errors_are_rejected() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
         "rnbqkknr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
         "7k/8/8/8/8/8/8/K7 w - a1 0 1",
-    ] {
-        assert!(Duck::from_fen(fen).is_err(), "accepted: {fen}");
-    }
+    ]);
 }
 
 #[test]
@@ -328,37 +318,11 @@ impl Ref {
     }
 
     fn fen(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let c = self.board[rank * 8 + file];
-                if c == b'.' {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push(c as char);
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        let mut castling: String = "KQkq"
-            .chars()
-            .zip(self.castling)
-            .filter(|c| c.1)
-            .map(|c| c.0)
-            .collect();
-        if castling.is_empty() {
-            castling = "-".into();
-        }
+        let out = crate::core::fen::write_board(8, 8, |file, rank| {
+            let c = self.board[(rank * 8 + file) as usize];
+            (c != b'.').then_some(c as char)
+        });
+        let castling = testkit::flags_field(&self.castling, "KQkq");
         let ep = self.ep.map_or("-".to_string(), sq_name);
         let side = if self.white { "w" } else { "b" };
         format!(
@@ -395,30 +359,12 @@ impl Ref {
             let mut add = |to: usize| piece_moves.push((from, to, None, false, false));
             match c.to_ascii_uppercase() {
                 b'N' | b'K' => {
-                    let steps: &[(i32, i32)] = if c.eq_ignore_ascii_case(&b'N') {
-                        &[
-                            (1, 2),
-                            (2, 1),
-                            (2, -1),
-                            (1, -2),
-                            (-1, -2),
-                            (-2, -1),
-                            (-2, 1),
-                            (-1, 2),
-                        ]
+                    let steps = if c.eq_ignore_ascii_case(&b'N') {
+                        crate::core::KNIGHT_LEAPS
                     } else {
-                        &[
-                            (1, 0),
-                            (1, 1),
-                            (0, 1),
-                            (-1, 1),
-                            (-1, 0),
-                            (-1, -1),
-                            (0, -1),
-                            (1, -1),
-                        ]
+                        crate::core::KING_STEPS
                     };
-                    for &(df, dr) in steps {
+                    for (df, dr) in steps.map(|(df, dr)| (i32::from(df), i32::from(dr))) {
                         if let Some(to) = Ref::at(f + df, r + dr) {
                             let t = self.board[to];
                             if t == b'.' || self.enemy(t) {
@@ -429,16 +375,8 @@ impl Ref {
                 }
                 b'B' | b'R' | b'Q' => {
                     let upper = c.to_ascii_uppercase();
-                    for (df, dr) in [
-                        (1, 0),
-                        (-1, 0),
-                        (0, 1),
-                        (0, -1),
-                        (1, 1),
-                        (1, -1),
-                        (-1, 1),
-                        (-1, -1),
-                    ] {
+                    let directions = crate::core::KING_STEPS;
+                    for (df, dr) in directions.map(|(df, dr)| (i32::from(df), i32::from(dr))) {
                         let diagonal = df != 0 && dr != 0;
                         if (upper == b'B' && !diagonal) || (upper == b'R' && diagonal) {
                             continue;
@@ -590,15 +528,9 @@ fn compare_with_reference(p: &Duck, r: u64) -> (Vec<Move>, Option<Move>) {
     let ref_moves = reference.moves();
     let mine = moves_of(p);
     let mine_texts: Vec<String> = mine.iter().map(|&m| p.move_text(m)).collect();
-    let mine_set: BTreeSet<&String> = mine_texts.iter().collect();
-    let ref_set: BTreeSet<&String> = ref_moves.iter().map(|m| &m.0).collect();
-    assert_eq!(mine_set.len(), mine.len(), "duplicate moves in {fen}");
-    if mine_set != ref_set {
-        let extra: Vec<_> = mine_set.difference(&ref_set).take(5).collect();
-        let missing: Vec<_> = ref_set.difference(&mine_set).take(5).collect();
-        panic!("{fen}: extra {extra:?}, missing {missing:?}");
-    }
-    assert_eq!(p.count_moves(&mut Vec::new()), mine.len() as u64, "{fen}");
+    let ref_texts = ref_moves.iter().map(|m| &m.0).collect();
+    testkit::assert_same_moves(&fen, mine_texts.iter().collect(), ref_texts);
+    testkit::assert_count_agrees(p);
     if mine.is_empty() {
         return (mine, None);
     }
@@ -618,12 +550,8 @@ fn compare_with_reference(p: &Duck, r: u64) -> (Vec<Move>, Option<Move>) {
 /// A random legal FEN: kings, up to `max_pieces` other pieces (pawns favour the ranks next
 /// to promotion), often a duck, castling rights where king and rook stand at home, and an
 /// en-passant square where a double step could just have happened.
-fn random_fen(seed: &mut u64, max_pieces: u64) -> String {
-    let mut rand = |n: u64| {
-        let (next, r) = splitmix64(*seed);
-        *seed = next;
-        r % n
-    };
+fn random_fen(rng: &mut Rng, max_pieces: u64) -> String {
+    let mut rand = |n: u64| rng.below(n as usize) as u64;
     let mut board = [b'.'; 64];
     let free_square = |board: &[u8; 64], rand: &mut dyn FnMut(u64) -> u64, pawn: bool| loop {
         let sq = rand(64) as usize;
@@ -740,21 +668,17 @@ fn random_fen(seed: &mut u64, max_pieces: u64) -> String {
 }
 
 fn reference_fens() -> Vec<String> {
-    let mut fens: Vec<String> = include_str!("../../../positions/duck.perft")
-        .lines()
-        .filter_map(|l| l.strip_prefix("epd "))
-        .map(String::from)
-        .collect();
+    let mut fens: Vec<String> = suite::cases("duck").into_iter().map(|c| c.fen).collect();
     fens.push(Duck::START_FEN.to_string());
     fens
 }
 
 #[test]
 fn reference_generator_agrees_on_random_games_and_positions() {
-    let mut seed = 0x5EED_D0C4u64;
+    let mut rng = Rng::from_state(0x5EED_D0C4);
     let mut starts = reference_fens();
     for i in 0..400 {
-        starts.push(random_fen(&mut seed, if i % 2 == 0 { 6 } else { 20 }));
+        starts.push(random_fen(&mut rng, if i % 2 == 0 { 6 } else { 20 }));
     }
     let mut compared = 0;
     // Positions offering e.p., castling, promotion; king captures and fowlings reached.
@@ -762,10 +686,8 @@ fn reference_generator_agrees_on_random_games_and_positions() {
     for fen in &starts {
         let mut p = pos(fen);
         for _ in 0..12 {
-            let (next, r) = splitmix64(seed);
-            seed = next;
             compared += 1;
-            let (list, chosen) = compare_with_reference(&p, r);
+            let (list, chosen) = compare_with_reference(&p, rng.next_u64());
             seen[0] += usize::from(list.iter().any(|m| m.kind() == EN_PASSANT));
             seen[1] += usize::from(list.iter().any(|m| m.kind() == CASTLE));
             seen[2] += usize::from(list.iter().any(|m| m.promotion() != 0));
@@ -785,9 +707,9 @@ fn reference_generator_agrees_on_random_games_and_positions() {
 
 #[test]
 fn bulk_count_formula_matches_the_enumerated_list() {
-    let mut seed = 0xB0_1Cu64;
+    let mut rng = Rng::from_state(0xB0_1C);
     for _ in 0..1500 {
-        let p = pos(&random_fen(&mut seed, 24));
+        let p = pos(&random_fen(&mut rng, 24));
         let moves = moves_of(&p);
         assert_eq!(p.count_moves(&mut Vec::new()), moves.len() as u64);
         // Per piece move: 64 - pieces - (duck on board), plus one for a capture.
@@ -816,10 +738,10 @@ fn mirror_text(text: &str) -> String {
 
 #[test]
 fn colour_flip_mirrors_moves_and_perft() {
-    let mut seed = 0xF11Bu64;
+    let mut rng = Rng::from_state(0xF11B);
     let mut fens = reference_fens();
     for _ in 0..300 {
-        fens.push(random_fen(&mut seed, 16));
+        fens.push(random_fen(&mut rng, 16));
     }
     for (i, fen) in fens.iter().enumerate() {
         let p = pos(fen);
@@ -838,23 +760,13 @@ fn colour_flip_mirrors_moves_and_perft() {
 /// depth 1 and 2 counts come from the reference generator.
 #[test]
 fn own_perft_positions_agree_with_the_reference_generator() {
-    let suite = include_str!("../../../positions/duck.perft");
-    let mut fen = "";
-    let mut own = false;
     let mut checked = 0;
-    for line in suite.lines() {
-        if let Some(id) = line.strip_prefix("id ") {
-            own = id.starts_with("duck-own");
-        } else if let Some(epd) = line.strip_prefix("epd ") {
-            fen = epd;
-        } else if let Some(rest) = line.strip_prefix("perft ").filter(|_| own) {
-            let (depth, nodes) = rest.split_once(' ').unwrap();
-            let (depth, nodes): (u32, u64) = (depth.parse().unwrap(), nodes.parse().unwrap());
-            if depth <= 2 {
-                let reference = Ref::parse(&pos(fen).fen());
-                assert_eq!(reference.perft(depth), nodes, "{fen} depth {depth}");
-                checked += 1;
-            }
+    for (case, depth, nodes) in testkit::suite_counts("duck") {
+        if case.id.starts_with("duck-own") && depth <= 2 {
+            let fen = &case.fen;
+            let reference = Ref::parse(&pos(fen).fen());
+            assert_eq!(reference.perft(depth), nodes, "{fen} depth {depth}");
+            checked += 1;
         }
     }
     assert!(checked >= 4);

@@ -23,20 +23,11 @@ pub struct RefPos {
 /// A move: from, to, and whether it is the Princess's escape.
 pub type RefMove = (u8, u8, bool);
 
-type Steps = &'static [(i32, i32)];
+type Steps = &'static [(i8, i8)];
 
 const ORTH: Steps = &[(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: Steps = &[(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const ANY: Steps = &[
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const ANY: Steps = &crate::core::KING_STEPS;
 
 /// The single steps a piece may take at each step of its move, one list per allowed
 /// sequence of step kinds.
@@ -76,8 +67,8 @@ fn has_path(board: &Board, from: usize, color: Color, piece: Piece, to: usize) -
             return false;
         }
         for &(dx, dy) in *first {
-            let file = (here % 10) as i32 + dx;
-            let rank = (here / 10) as i32 + dy;
+            let file = (here % 10) as i32 + i32::from(dx);
+            let rank = (here / 10) as i32 + i32::from(dy);
             if !(0..10).contains(&file) || !(0..10).contains(&rank) {
                 continue;
             }
@@ -231,41 +222,17 @@ impl RefPos {
 
     /// The FEN (board, side, escape rights, countdown, fullmove 1).
     pub fn fen(&self) -> String {
-        let mut rows = Vec::new();
-        for rank in (0..10).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..10 {
-                match self.board[rank * 10 + file] {
-                    None => empty += 1,
-                    Some((color, piece)) => {
-                        if empty > 0 {
-                            row += &empty.to_string();
-                            empty = 0;
-                        }
-                        let c = piece.letter();
-                        row.push(if color == Color::White {
-                            c
-                        } else {
-                            c.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
-        }
-        let rights = match self.escape {
-            [true, true] => "Qq",
-            [true, false] => "Q",
-            [false, true] => "q",
-            [false, false] => "-",
-        };
+        let board = crate::core::fen::write_board(10, 10, |file, rank| {
+            let (color, piece) = self.board[rank as usize * 10 + file as usize]?;
+            let c = piece.letter();
+            Some(match color {
+                Color::White => c,
+                Color::Black => c.to_ascii_lowercase(),
+            })
+        });
+        let rights = crate::core::testkit::flags_field(&self.escape, "Qq");
         format!(
-            "{} {} {rights} {} 1",
-            rows.join("/"),
+            "{board} {} {rights} {} 1",
             self.side.letter(),
             self.countdown
         )

@@ -82,16 +82,7 @@ type Step = (i8, i8);
 
 const ORTH: &[Step] = &[(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: &[Step] = &[(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KING: &[Step] = &[
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const KING: &[Step] = &crate::core::KING_STEPS;
 const PANTHAN_WHITE: &[Step] = &[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)];
 const PANTHAN_BLACK: &[Step] = &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0)];
 

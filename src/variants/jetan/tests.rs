@@ -4,8 +4,9 @@ use super::movegen::ESCAPE;
 use super::reference::{Board, RefMove, RefPos};
 use super::tables::{paths, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
-use crate::core::game::{parse_move, perft, GameState};
-use crate::core::zobrist::splitmix64;
+use crate::core::game::{parse_move, perft};
+use crate::core::rng::Rng;
+use crate::core::testkit::{self, texts};
 use crate::core::{Color, Game, GameResult, Move};
 
 /// Destinations (captures included, own pieces not excluded) of `piece` of `color` on `sq`
@@ -23,15 +24,7 @@ fn reach(t: &Tables, piece: Piece, color: Color, sq: u8, occ: u128) -> u128 {
 }
 
 fn pos(fen: &str) -> Jetan {
-    Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn texts(p: &Jetan) -> Vec<String> {
-    let mut moves = Vec::new();
-    p.generate(&mut moves);
-    let mut t: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
-    t.sort();
-    t
+    testkit::pos(fen)
 }
 
 fn sq(name: &str) -> u8 {
@@ -40,10 +33,7 @@ fn sq(name: &str) -> u8 {
 }
 
 fn play(p: &Jetan, text: &str) -> Jetan {
-    let mv = parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    let mut next = p.clone();
-    next.play(mv);
-    next
+    testkit::after(p, &[text])
 }
 
 /// Destinations on an empty board from the central square e5, as (dx, dy), sorted.
@@ -297,13 +287,9 @@ fn chief_captures_end_the_game() {
 #[test]
 fn no_legal_move_loses() {
     // jetan-11.
-    let p = pos("9q/10/10/10/10/2k7/10/10/pQ1p6/Kp8 w q 0 20");
-    assert_eq!(p.ended(), None);
-    assert_eq!(texts(&p), Vec::<String>::new());
-    let game = GameState::new(p);
-    assert_eq!(
-        game.result(),
-        Some(GameResult::win(Color::Black, "no legal move"))
+    testkit::assert_no_moves_result(
+        &pos("9q/10/10/10/10/2k7/10/10/pQ1p6/Kp8 w q 0 20"),
+        GameResult::win(Color::Black, "no legal move"),
     );
 }
 
@@ -348,7 +334,7 @@ fn countdown_capture_of_princess_decides() {
 
 #[test]
 fn fen_errors() {
-    for bad in [
+    testkit::assert_refused::<Jetan>(&[
         "",
         "wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFKQFDAW",
         "wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFKQFDAW x Qq 0 1",
@@ -367,9 +353,7 @@ fn fen_errors() {
         "wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADF2FDAW b Qq 0 1",
         "wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADF2FDAW w Qq 0 1",
         "wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFKQFDA w Qq 0 1",
-    ] {
-        assert!(Jetan::from_fen(bad).is_err(), "accepted {bad}");
-    }
+    ]);
     // Fields may be left off from the end.
     let short = pos("wadfqkfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFKQFDAW w");
     assert_eq!(
@@ -388,23 +372,20 @@ fn fen_errors() {
 
 #[test]
 fn color_flip_swaps_rights() {
-    let p = pos("q8k/10/10/10/10/10/10/10/10/Q8K w Q 0 7");
-    let f = p.color_flipped();
-    assert_eq!(f.fen(), "q8k/10/10/10/10/10/10/10/10/Q8K b q 0 7");
-    assert_eq!(perft(&f, 2), perft(&p, 2));
+    testkit::assert_color_flip(
+        &pos("q8k/10/10/10/10/10/10/10/10/Q8K w Q 0 7"),
+        "q8k/10/10/10/10/10/10/10/10/Q8K b q 0 7",
+        2,
+    );
 }
 
 // ---- Comparison with the reference generator ----
 
-fn random_board(seed: &mut u64) -> RefPos {
-    let mut next = |n: u64| {
-        let (s, r) = splitmix64(*seed);
-        *seed = s;
-        r % n
-    };
+fn random_board(rng: &mut Rng) -> RefPos {
+    let mut next = |n: usize| rng.below(n);
     let mut board: Board = [None; 100];
-    let place = |board: &mut Board, color, piece, next: &mut dyn FnMut(u64) -> u64| loop {
-        let s = next(100) as usize;
+    let place = |board: &mut Board, color, piece, next: &mut dyn FnMut(usize) -> usize| loop {
+        let s = next(100);
         if board[s].is_none() {
             board[s] = Some((color, piece));
             return;
@@ -414,14 +395,8 @@ fn random_board(seed: &mut u64) -> RefPos {
         place(&mut board, color, Piece::Chief, &mut next);
         place(&mut board, color, Piece::Princess, &mut next);
     }
-    let others = [
-        Piece::Panthan,
-        Piece::Thoat,
-        Piece::Warrior,
-        Piece::Padwar,
-        Piece::Dwar,
-        Piece::Flier,
-    ];
+    // Every kind but the Chief and the Princess.
+    let others = &Piece::ALL[..6];
     // Density from nearly empty to crowded.
     let extra = match next(4) {
         0 => next(5),
@@ -435,7 +410,7 @@ fn random_board(seed: &mut u64) -> RefPos {
         } else {
             Color::Black
         };
-        let piece = others[next(6) as usize];
+        let piece = others[next(6)];
         place(&mut board, color, piece, &mut next);
     }
     let side = if next(2) == 0 {
@@ -466,21 +441,20 @@ fn bitboard_moves(p: &Jetan) -> Vec<RefMove> {
 
 #[test]
 fn matches_reference_generator_on_random_positions() {
-    let mut seed = 0x5EED_u64;
+    let mut rng = Rng::from_state(0x5EED);
     let mut total = 0;
     for i in 0..3500 {
-        let reference = random_board(&mut seed);
+        let reference = random_board(&mut rng);
         let fen = reference.fen();
         let p = pos(&fen);
         let expected = reference.moves();
-        let got = bitboard_moves(&p);
-        assert_eq!(got, expected, "position {i}: {fen}");
-        assert_eq!(
-            p.count_moves(&mut Vec::new()),
-            expected.len() as u64,
-            "{fen}"
-        );
         total += expected.len();
+        testkit::assert_same_moves(
+            &format!("position {i}: {fen}"),
+            bitboard_moves(&p),
+            expected,
+        );
+        testkit::assert_count_agrees(&p);
     }
     assert!(total > 100_000, "only {total} moves compared");
 }
@@ -489,32 +463,21 @@ fn matches_reference_generator_on_random_positions() {
 /// with the reference generator (depth 2) so they do not come only from the bitboards.
 #[test]
 fn added_perft_positions_agree_with_reference() {
-    let text = include_str!("../../../positions/jetan.perft");
-    let mut id = "";
-    let mut fen = "";
     let mut checked = 0;
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("id ") {
-            id = rest;
-        } else if let Some(rest) = line.strip_prefix("epd ") {
-            fen = rest;
-        } else if let Some(rest) = line.strip_prefix("perft ") {
-            let mut parts = rest.split_whitespace();
-            let depth: u32 = parts.next().unwrap().parse().unwrap();
-            let nodes: u64 = parts.next().unwrap().parse().unwrap();
-            let added = id.split_whitespace().next().is_some_and(|n| {
-                n.trim_start_matches("jetan-")
-                    .parse::<u32>()
-                    .is_ok_and(|k| k > 12)
-            });
-            if added && depth <= 2 {
-                assert_eq!(
-                    RefPos::from_fen(fen).perft(depth),
-                    nodes,
-                    "{id} depth {depth}"
-                );
-                checked += 1;
-            }
+    for (case, depth, nodes) in testkit::suite_counts("jetan") {
+        let id = &case.id;
+        let added = id.split_whitespace().next().is_some_and(|n| {
+            n.trim_start_matches("jetan-")
+                .parse::<u32>()
+                .is_ok_and(|k| k > 12)
+        });
+        if added && depth <= 2 {
+            assert_eq!(
+                RefPos::from_fen(&case.fen).perft(depth),
+                nodes,
+                "{id} depth {depth}"
+            );
+            checked += 1;
         }
     }
     assert!(checked >= 6, "only {checked} added counts checked");

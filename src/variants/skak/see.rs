@@ -139,9 +139,9 @@ impl Skak {
 mod tests {
     use super::*;
     use crate::core::game::parse_move;
-    use crate::core::rng::Rng;
     use crate::core::Game;
     use crate::search::SearchGame;
+    use crate::variants::see_checks::{self, Material};
 
     const Q: i32 = SEE_VALUES[ADHAL];
     const R: i32 = SEE_VALUES[LANAR];
@@ -156,21 +156,9 @@ mod tests {
     /// Asserts `see_ge(move, threshold) == expected` in `fen`, and the same with the
     /// colours exchanged and the board mirrored.
     fn check(fen: &str, text: &str, threshold: i32, expected: bool) {
-        let pos = Skak::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let mv = parse_move(&pos, text).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            pos.see_ge(mv, threshold),
-            expected,
-            "{fen} {text} threshold {threshold}"
-        );
-        let flipped = pos.color_flipped();
-        let twin = Move::simple(mirror(mv.from()), mirror(mv.to()), mv.kind());
-        assert_eq!(
-            flipped.see_ge(twin, threshold),
-            expected,
-            "{} (flipped) threshold {threshold}",
-            flipped.fen()
-        );
+        see_checks::assert_see_and_flipped::<Skak>(fen, text, threshold, expected, |mv| {
+            Move::simple(mirror(mv.from()), mirror(mv.to()), mv.kind())
+        });
     }
 
     /// Asserts that the exchange of `text` in `fen` is worth exactly `value`.
@@ -300,77 +288,34 @@ mod tests {
 
     /// Thresholds to probe: fine near the material values, coarse out to the Jarkhan's.
     fn thresholds() -> Vec<i32> {
-        let mut t: Vec<i32> = (-2000..=2000).step_by(7).collect();
-        t.extend((-24_000..=24_000).step_by(500));
-        t.extend([i32::MIN, -ROYAL, ROYAL, i32::MAX]);
-        t.sort_unstable();
-        t
+        see_checks::thresholds(2000, ROYAL)
     }
 
-    /// The exchange on `to` from `pos` by the rules themselves, for the side to move: it
-    /// stops (0) or captures on `to` with its least valuable piece (the lowest square
-    /// among equals), by the legal moves of the move generator.
-    fn reference_exchange(pos: &Skak, to: u8, moves: &mut Vec<Move>) -> i32 {
-        pos.generate(moves);
-        let Some(mv) = moves
-            .iter()
-            .copied()
-            .filter(|m| m.to() == to)
-            .min_by_key(|m| (SEE_VALUES[m.kind() as usize], m.from()))
-        else {
-            return 0;
-        };
-        0.max(reference_capture(pos, mv, moves))
-    }
-
-    /// The value of `mv` followed by [`reference_exchange`] on its square.
-    fn reference_capture(pos: &Skak, mv: Move, moves: &mut Vec<Move>) -> i32 {
-        let victim = pos
-            .piece_at(mv.to())
-            .map_or(0, |(_, kind)| SEE_VALUES[kind]);
-        let mut child = *pos;
-        child.play(mv);
-        victim - reference_exchange(&child, mv.to(), moves)
-    }
+    /// The material of the exchange by the rules (a move's kind is the piece it moves).
+    const MATERIAL: Material<Skak> = Material {
+        mover: |_, m| SEE_VALUES[m.kind() as usize],
+        on: |pos, sq| pos.piece_at(sq).map_or(0, |(_, kind)| SEE_VALUES[kind]),
+        promotion: |_| 0,
+    };
 
     #[test]
     fn see_equals_the_exchange_played_by_the_rules_in_random_games() {
         // Skak has no check, so the exchange by the legal moves is exactly the one the SEE
         // computes from attack sets: this checks every capture pattern and x-ray against
         // the move generator.
-        let mut moves = Vec::new();
-        let mut scratch = Vec::new();
-        let mut checked = 0;
-        for game in 0..40 {
-            let mut rng = Rng::new(0x5EE_5CA5, game);
-            let mut pos = Skak::from_fen(Skak::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-            for _ply in 0..150 {
-                pos.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                for &mv in &moves {
-                    let value = reference_capture(&pos, mv, &mut scratch);
-                    assert!(
-                        pos.see_ge(mv, value) && !pos.see_ge(mv, value + 1),
-                        "{} {}: the exchange is worth {value}",
-                        pos.fen(),
-                        pos.move_text(mv)
-                    );
-                    checked += 1;
-                }
-                let mv = moves[rng.below(moves.len())];
-                pos.play(mv);
-            }
-        }
+        let checked =
+            see_checks::compare_with_the_rules(0x5EE_5CA5, false, &MATERIAL, |pos, mv, value| {
+                panic!(
+                    "{} {}: the exchange is worth {value}",
+                    pos.fen(),
+                    pos.move_text(mv)
+                )
+            });
         assert!(checked > 10_000, "only {checked} moves checked");
     }
 
     #[test]
     fn see_is_monotone_in_the_threshold_in_random_games() {
-        crate::variants::see_checks::assert_see_monotone_in_random_games::<Skak>(
-            0x5EE_5CA4,
-            &thresholds(),
-        );
+        see_checks::assert_see_monotone_in_random_games::<Skak>(0x5EE_5CA4, &thresholds());
     }
 }

@@ -6,17 +6,9 @@
 use super::movegen::BOARD;
 use super::Skak;
 use crate::core::game::{parse_move, perft, GameState};
-use crate::core::zobrist::splitmix64;
+use crate::core::rng::Rng;
+use crate::core::testkit::{self, sorted, texts as move_texts};
 use crate::core::{Color, Game, GameResult, Move};
-
-/// The move texts of `pos`, sorted.
-fn move_texts(pos: &Skak) -> Vec<String> {
-    let mut moves = Vec::new();
-    pos.generate(&mut moves);
-    let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
-    texts.sort();
-    texts
-}
 
 /// The sorted move texts of `pos` that start on `from` (a square name).
 fn moves_from(pos: &Skak, from: &str) -> Vec<String> {
@@ -26,15 +18,8 @@ fn moves_from(pos: &Skak, from: &str) -> Vec<String> {
         .collect()
 }
 
-/// Sorted owned strings.
-fn sorted(texts: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
 fn pos(fen: &str) -> Skak {
-    Skak::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    testkit::pos(fen)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -79,30 +64,13 @@ impl Reference {
     }
 
     fn fen(&self) -> String {
-        let mut rows = Vec::new();
-        for rank in (0..7).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..7 {
-                match self.board[rank][file] {
-                    None => empty += 1,
-                    Some((white, letter)) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let c = letter as char;
-                        row.push(if white { c } else { c.to_ascii_lowercase() });
-                    }
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            rows.push(row);
-        }
+        let board = crate::core::fen::write_board(7, 7, |file, rank| {
+            let (white, letter) = self.board[rank as usize][file as usize]?;
+            let c = letter as char;
+            Some(if white { c } else { c.to_ascii_lowercase() })
+        });
         let side = if self.white_to_move { "w" } else { "b" };
-        format!("{} {side} - - 0 1", rows.join("/"))
+        format!("{board} {side} - - 0 1")
     }
 
     fn at(&self, file: i32, rank: i32) -> Option<Option<RefPiece>> {
@@ -212,17 +180,6 @@ impl Reference {
     }
 }
 
-/// A deterministic random number source for the tests.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        let (state, value) = splitmix64(self.0);
-        self.0 = state;
-        value % n
-    }
-}
-
 /// A random legal-by-FEN position: both Jarkhans and up to 24 other pieces anywhere.
 fn random_reference(rng: &mut Rng) -> Reference {
     let mut r = Reference {
@@ -230,7 +187,7 @@ fn random_reference(rng: &mut Rng) -> Reference {
         white_to_move: rng.below(2) == 0,
     };
     let mut place = |rng: &mut Rng, piece: RefPiece| loop {
-        let (f, k) = (rng.below(7) as usize, rng.below(7) as usize);
+        let (f, k) = (rng.below(7), rng.below(7));
         if r.board[k][f].is_none() {
             r.board[k][f] = Some(piece);
             break;
@@ -240,7 +197,7 @@ fn random_reference(rng: &mut Rng) -> Reference {
     place(rng, (false, b'K'));
     let extra = rng.below(25);
     for _ in 0..extra {
-        let letter = b"QRBPPPP"[rng.below(7) as usize];
+        let letter = b"QRBPPPP"[rng.below(7)];
         let white = rng.below(2) == 0;
         place(rng, (white, letter));
     }
@@ -250,15 +207,10 @@ fn random_reference(rng: &mut Rng) -> Reference {
 /// Checks the bitboard generator against the reference on one position.
 fn compare(pos: &Skak, reference: &Reference) {
     let fen = pos.fen();
-    let expected = reference.moves();
-    assert_eq!(move_texts(pos), expected, "{fen}");
-    let mut moves = Vec::new();
-    pos.generate(&mut moves);
-    assert_eq!(
-        pos.count_moves(&mut Vec::new()),
-        moves.len() as u64,
-        "{fen}"
-    );
+    let moves = testkit::moves_of(pos);
+    let texts = moves.iter().map(|&m| pos.move_text(m)).collect();
+    testkit::assert_same_moves(&fen, texts, reference.moves());
+    testkit::assert_count_agrees(pos);
     for &mv in &moves {
         let text = pos.move_text(mv);
         assert_ne!(mv, Move::NONE);
@@ -273,7 +225,7 @@ fn compare(pos: &Skak, reference: &Reference) {
 
 #[test]
 fn bitboard_generator_equals_reference_on_random_positions() {
-    let mut rng = Rng(0x5CA4);
+    let mut rng = Rng::from_state(0x5CA4);
     let mut compared = 0;
     for _ in 0..3000 {
         let mut reference = random_reference(&mut rng);
@@ -288,7 +240,7 @@ fn bitboard_generator_equals_reference_on_random_positions() {
             if moves.is_empty() {
                 break;
             }
-            let text = &moves[rng.below(moves.len() as u64) as usize];
+            let text = &moves[rng.below(moves.len())];
             position.play(parse_move(&position, text).unwrap());
             reference = reference.play(text);
             assert_eq!(position.hash(), position.recompute_hash());
@@ -299,25 +251,17 @@ fn bitboard_generator_equals_reference_on_random_positions() {
 
 #[test]
 fn reference_perft_equals_suite_counts() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/skak.perft");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut fen = String::new();
     let mut checked = 0;
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("epd ") {
-            fen = rest.to_string();
-        } else if let Some(rest) = line.strip_prefix("perft ") {
-            let (depth, nodes) = rest.split_once(' ').unwrap();
-            let (depth, nodes): (u32, u64) = (depth.parse().unwrap(), nodes.parse().unwrap());
-            if nodes <= 40_000 {
-                assert_eq!(
-                    Reference::from_fen(&fen).perft(depth),
-                    nodes,
-                    "{fen} d{depth}"
-                );
-                assert_eq!(perft(&pos(&fen), depth), nodes, "{fen} d{depth}");
-                checked += 1;
-            }
+    for (case, depth, nodes) in testkit::suite_counts("skak") {
+        if nodes <= 40_000 {
+            let fen = &case.fen;
+            assert_eq!(
+                Reference::from_fen(fen).perft(depth),
+                nodes,
+                "{fen} d{depth}"
+            );
+            assert_eq!(perft(&pos(fen), depth), nodes, "{fen} d{depth}");
+            checked += 1;
         }
     }
     assert!(checked >= 30);
@@ -409,9 +353,10 @@ fn capturing_the_jarkhan_ends_the_game() {
 
 #[test]
 fn no_legal_move_is_a_draw() {
-    let game = GameState::new(pos("6k/7/7/p1p4/PpPp3/RBpPp2/KRB4 w - - 0 1"));
-    assert!(move_texts(&game.position).is_empty());
-    assert_eq!(game.result(), Some(GameResult::draw("no legal move")));
+    testkit::assert_no_moves_result(
+        &pos("6k/7/7/p1p4/PpPp3/RBpPp2/KRB4 w - - 0 1"),
+        GameResult::draw("no legal move"),
+    );
 }
 
 #[test]
@@ -461,7 +406,7 @@ fn fen_defaults_and_round_trip() {
 
 #[test]
 fn bad_fens_are_rejected() {
-    for fen in [
+    testkit::assert_refused::<Skak>(&[
         "",
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR",
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR/7 w - - 0 1",
@@ -484,9 +429,7 @@ fn bad_fens_are_rejected() {
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - x 1",
         "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1 5",
         "rqbkbqr/ppppppp/07/7/7/PPPPPPP/RQBKBQR w - - 0 1",
-    ] {
-        assert!(Skak::from_fen(fen).is_err(), "accepted: {fen}");
-    }
+    ]);
 }
 
 #[test]
