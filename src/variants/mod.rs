@@ -6,6 +6,7 @@ pub mod duck;
 pub mod jetan;
 pub mod skak;
 
+pub mod pawns8;
 pub mod pst8;
 pub mod see8;
 #[cfg(test)]
