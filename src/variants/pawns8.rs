@@ -110,9 +110,15 @@ mod tests {
         let black = bits(&[52]);
         let facts: Vec<Pawn> = pawns(white, black, true).collect();
         let a2 = facts[0];
-        assert_eq!((a2.rank, a2.passed, a2.doubled, a2.isolated), (1, true, true, true));
+        assert_eq!(
+            (a2.rank, a2.passed, a2.doubled, a2.isolated),
+            (1, true, true, true)
+        );
         let a3 = facts[1];
-        assert_eq!((a3.rank, a3.passed, a3.doubled, a3.isolated), (2, true, false, true));
+        assert_eq!(
+            (a3.rank, a3.passed, a3.doubled, a3.isolated),
+            (2, true, false, true)
+        );
         let d5 = facts[2];
         assert_eq!((d5.rank, d5.passed, d5.isolated), (4, false, true));
         // Black's e7 from its own side: rank 1, not passed (White's d5 is ahead, beside).

@@ -28,14 +28,13 @@ use crate::core::attacks8::{bishop, queen, rook, KING as KING_STEPS, KNIGHT as K
 use crate::core::bits::shift;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
-use crate::variants::{pawns8, pst8};
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
+use crate::variants::{pawns8, pst8};
 
 /// Material by piece type for capture ordering, the duck-square choice and the material-only
 /// baseline; the king's value only orders its capture first. The evaluation's own material
 /// values are weights.
 pub(super) const VALUES: [i32; 6] = [100, 310, 330, 500, 900, 20_000];
-
 
 /// Material of pawn to queen: five terms.
 const MATERIAL: usize = 0;
