@@ -37,6 +37,8 @@ pub fn neighbour_files(square: u8) -> u64 {
 /// What one pawn is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pawn {
+    /// Its square.
+    pub square: u8,
     /// Its rank as its side sees the board (0 = own back rank).
     pub rank: usize,
     /// No enemy pawn ahead of it on its file or the files beside, and not on the last rank.
@@ -56,6 +58,7 @@ pub fn pawns(pawns: u64, enemy_pawns: u64, white: bool) -> impl Iterator<Item = 
         let rank = usize::from(if white { sq / 8 } else { 7 - sq / 8 });
         let ahead = ahead(sq, white);
         Pawn {
+            square: sq,
             rank,
             passed: enemy_pawns & (file | beside) & ahead == 0 && (1..7).contains(&rank),
             doubled: pawns & file & ahead != 0,

@@ -61,10 +61,23 @@ const KING_SHIELD: usize = PAWN_THREATS + 1;
 const KING_ATTACKS: usize = KING_SHIELD + 1;
 const KING_ATTACKERS_2: usize = KING_ATTACKS + 1;
 const KING_ATTACKERS_3: usize = KING_ATTACKERS_2 + 1;
+/// Passed pawns whose next square is occupied (endgame).
+const PASSED_BLOCKED: usize = KING_ATTACKERS_3 + 1;
+/// For each passed pawn, the enemy king's distance to its next square minus the own king's,
+/// times the pawn's rank beyond the 3rd (endgame): the kings race to the pawn.
+const PASSED_KINGS: usize = PASSED_BLOCKED + 1;
 /// The side to move.
-const TEMPO: usize = KING_ATTACKERS_3 + 1;
+const TEMPO: usize = PASSED_KINGS + 1;
 /// The number of terms.
 const TERMS: usize = TEMPO + 1;
+
+/// The king's distance between two squares.
+#[inline(always)]
+fn distance(a: u8, b: u8) -> i32 {
+    let files = (i32::from(a % 8) - i32::from(b % 8)).abs();
+    let ranks = (i32::from(a / 8) - i32::from(b / 8)).abs();
+    files.max(ranks)
+}
 
 impl Chess {
     /// Adds the terms of the pieces of colour index `color` with `sign` (+1 White, -1 Black);
@@ -129,10 +142,25 @@ impl Chess {
         // Pawns, rooks' files, the king's shield.
         let pawns = self.pieces[PAWN] & own;
         let enemy_pawns = self.pieces[PAWN] & enemy;
-        for pawn in pawns8::pawns(pawns, enemy_pawns, white) {
+        let endgame = PHASE_STEPS - phase;
+        for (sq, pawn) in pawns
+            .squares()
+            .zip(pawns8::pawns(pawns, enemy_pawns, white))
+        {
             if pawn.passed {
                 terms.add(PASSED_MIDDLE + pawn.rank - 1, sign * phase);
-                terms.add(PASSED_END + pawn.rank - 1, sign * (PHASE_STEPS - phase));
+                terms.add(PASSED_END + pawn.rank - 1, sign * endgame);
+                let stop = if white {
+                    pawn.square + 8
+                } else {
+                    pawn.square - 8
+                };
+                if occupied & 1 << stop != 0 {
+                    terms.add(PASSED_BLOCKED, sign * endgame);
+                }
+                let race = distance(enemy_king, stop) - distance(king, stop);
+                let weight = (pawn.rank as i32 - 2).max(0);
+                terms.add(PASSED_KINGS, sign * endgame * race * weight);
             }
             if pawn.doubled {
                 terms.add(DOUBLED, sign);
@@ -190,6 +218,8 @@ impl Tunable for Chess {
             "king_attacks_mid",
             "king_attackers_2_mid",
             "king_attackers_3_mid",
+            "passed_blocked_end",
+            "passed_kings_end",
             "tempo"
         ]
     );
@@ -360,7 +390,7 @@ mod tests {
         assert_eq!(f[ISOLATED], 3); // a2, a3, d6; g7 and h7 stand beside each other
         assert_eq!(f[ROOK_OPEN], 1); // e1
         assert_eq!(f[ROOK_SEMI_OPEN], -1); // d8: only White's d6 on the d-file
-        // Re1: e2-e8, a1-d1, f1 = 12; Rd8: d7, d6, a8-c8, e8, f8 = 7.
+                                           // Re1: e2-e8, a1-d1, f1 = 12; Rd8: d7, d6, a8-c8, e8, f8 = 7.
         assert_eq!(f[MOBILITY + 2], 12 - 7);
         assert_eq!(f[TEMPO], 1);
     }
@@ -372,8 +402,8 @@ mod tests {
         let f = features("6k1/8/7N/3n1b2/4P1Q1/8/5PPP/6K1 b - - 0 1");
         assert_eq!(f[PAWN_THREATS], 2); // e4 attacks d5 and f5
         assert_eq!(f[KING_SHIELD], 3); // f2, g2, h2; Black's king has none
-        // On g8's zone: Nh6 attacks g8 and f7, Qg4 attacks g7 and g8; Black attacks nothing
-        // around g1.
+                                       // On g8's zone: Nh6 attacks g8 and f7, Qg4 attacks g7 and g8; Black attacks nothing
+                                       // around g1.
         assert_eq!(f[KING_ATTACKS], 4);
         assert_eq!((f[KING_ATTACKERS_2], f[KING_ATTACKERS_3]), (1, 0));
         assert_eq!(f[TEMPO], -1);

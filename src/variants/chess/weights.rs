@@ -5,7 +5,7 @@
 
 /// The weights in play.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 480] = [
+pub const WEIGHTS: [i32; 482] = [
     100, // pawn
     320, // knight
     330, // bishop
@@ -485,5 +485,7 @@ pub const WEIGHTS: [i32; 480] = [
     1, // king_attacks_mid
     3, // king_attackers_2_mid
     6, // king_attackers_3_mid
+    -2, // passed_blocked_end
+    1, // passed_kings_end
     10, // tempo
 ];
