@@ -143,10 +143,7 @@ impl Chess {
         let pawns = self.pieces[PAWN] & own;
         let enemy_pawns = self.pieces[PAWN] & enemy;
         let endgame = PHASE_STEPS - phase;
-        for (sq, pawn) in pawns
-            .squares()
-            .zip(pawns8::pawns(pawns, enemy_pawns, white))
-        {
+        for pawn in pawns8::pawns(pawns, enemy_pawns, white) {
             if pawn.passed {
                 terms.add(PASSED_MIDDLE + pawn.rank - 1, sign * phase);
                 terms.add(PASSED_END + pawn.rank - 1, sign * endgame);
