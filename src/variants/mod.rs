@@ -9,6 +9,7 @@
 pub mod any;
 mod arg;
 pub mod chesslike;
+pub mod pawns8;
 pub mod pst8;
 pub mod see8;
 #[cfg(test)]

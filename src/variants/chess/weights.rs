@@ -1,10 +1,11 @@
 //! The evaluation weights of chess: one per term of its `Tunable::TERM_NAMES`, in that
 //! order, each with its term's name (`thoat tune` writes this file in this form).
-//! Start: the simplified evaluation function's tables (`pst8`), king tables per sixth of the phase.
+//! Start: the simplified evaluation function's tables (`pst8`), king tables per sixth of the phase;
+//! the terms after the bishop pair set by hand (docs/search.md, chess evaluation).
 
 /// The weights in play.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 454] = [
+pub const WEIGHTS: [i32; 482] = [
     100, // pawn
     320, // knight
     330, // bishop
@@ -459,4 +460,32 @@ pub const WEIGHTS: [i32; 454] = [
     -5, // king_end_g1
     -8, // king_end_h1
     30, // bishop_pair
+    4, // mobility_knight
+    5, // mobility_bishop
+    3, // mobility_rook
+    1, // mobility_queen
+    0, // passed_mid_rank_2
+    1, // passed_mid_rank_3
+    1, // passed_mid_rank_4
+    3, // passed_mid_rank_5
+    8, // passed_mid_rank_6
+    14, // passed_mid_rank_7
+    2, // passed_end_rank_2
+    3, // passed_end_rank_3
+    4, // passed_end_rank_4
+    7, // passed_end_rank_5
+    13, // passed_end_rank_6
+    20, // passed_end_rank_7
+    -10, // doubled
+    -12, // isolated
+    20, // rook_open
+    8, // rook_semi_open
+    20, // pawn_threats
+    2, // king_shield_mid
+    1, // king_attacks_mid
+    3, // king_attackers_2_mid
+    6, // king_attackers_3_mid
+    -2, // passed_blocked_end
+    1, // passed_kings_end
+    10, // tempo
 ];

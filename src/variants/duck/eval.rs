@@ -29,15 +29,13 @@ use crate::core::bits::shift;
 use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
-use crate::variants::pst8;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
+use crate::variants::{pawns8, pst8};
 
 /// Material by piece type for capture ordering, the duck-square choice and the material-only
 /// baseline; the king's value only orders its capture first. The evaluation's own material
 /// values are weights.
 pub(super) const VALUES: [i32; 6] = [100, 310, 330, 500, 900, 20_000];
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// Material of pawn to queen: five terms.
 const MATERIAL: usize = 0;
@@ -91,15 +89,6 @@ fn pst_term(kind: usize, white: bool, square: u8) -> usize {
     let (file, rank) = (square % 8, square / 8);
     let rank = if white { rank } else { 7 - rank };
     PST + kind * 32 + (rank * 4 + file.min(7 - file)) as usize
-}
-
-/// Squares attacked by the pawns `pawns` of `color`.
-#[inline]
-fn pawn_attacks(pawns: u64, color: Color) -> (u64, u64) {
-    let forward = if color == Color::White { 8 } else { -8 };
-    let west = shift(pawns & !FILE_A, forward - 1);
-    let east = shift(pawns & !(FILE_A << 7), forward + 1);
-    (west, east)
 }
 
 /// The squares one side attacks, for hanging pieces and the king's flight squares.
@@ -159,11 +148,11 @@ impl Duck {
         }
 
         let pawns = self.pieces[PAWN] & own;
-        let (west, east) = pawn_attacks(pawns, color);
+        let pawn_attacks = pawns8::pawn_attacks(pawns, white);
         let mut attacks = Attacks {
-            all: west | east,
-            solid: west | east,
-            pawns: west | east,
+            all: pawn_attacks,
+            solid: pawn_attacks,
+            pawns: pawn_attacks,
             ..Attacks::default()
         };
         let mut zone_attacks = 0;
@@ -210,23 +199,14 @@ impl Duck {
 
         // Pawn structure.
         let enemy_pawns = self.pieces[PAWN] & enemy;
-        for sq in pawns.squares() {
-            let file = FILE_A << (sq % 8);
-            let beside = shift(file & !(FILE_A << 7), 1) | shift(file & !FILE_A, -1);
-            let rank = if white { sq / 8 } else { 7 - sq / 8 };
-            // The squares in front of the pawn, as it moves.
-            let ahead = match (white, sq / 8) {
-                (true, 7) => 0,
-                (true, r) => !0u64 << ((r + 1) * 8),
-                (false, r) => (1u64 << (r * 8)) - 1,
-            };
-            if enemy_pawns & (file | beside) & ahead == 0 && (1..7).contains(&rank) {
-                terms.add(PASSED + rank as usize - 1, sign);
+        for pawn in pawns8::pawns(pawns, enemy_pawns, white) {
+            if pawn.passed {
+                terms.add(PASSED + pawn.rank - 1, sign);
             }
-            if pawns & file & ahead != 0 {
+            if pawn.doubled {
                 terms.add(DOUBLED, sign);
             }
-            if pawns & beside == 0 {
+            if pawn.isolated {
                 terms.add(ISOLATED, sign);
             }
         }
@@ -234,14 +214,10 @@ impl Duck {
             terms.add(BISHOP_PAIR, sign);
         }
         for sq in (self.pieces[ROOK] & own).squares() {
-            let file = FILE_A << (sq % 8);
-            if pawns & file == 0 {
-                let term = if enemy_pawns & file == 0 {
-                    ROOK_OPEN
-                } else {
-                    ROOK_SEMI_OPEN
-                };
-                terms.add(term, sign);
+            match pawns8::file(sq, pawns, enemy_pawns) {
+                pawns8::File::Open => terms.add(ROOK_OPEN, sign),
+                pawns8::File::SemiOpen => terms.add(ROOK_SEMI_OPEN, sign),
+                pawns8::File::Closed => {}
             }
         }
         attacks
@@ -328,16 +304,16 @@ impl Tunable for Duck {
     fn add_terms<T: Terms>(&self, terms: &mut T) {
         let white_pawns = self.pieces[PAWN] & self.colors[0];
         let black_pawns = self.pieces[PAWN] & self.colors[1];
-        let (a, b) = pawn_attacks(white_pawns, Color::White);
-        let (c, d) = pawn_attacks(black_pawns, Color::Black);
+        let white_pawn_attacks = pawns8::pawn_attacks(white_pawns, true);
+        let black_pawn_attacks = pawns8::pawn_attacks(black_pawns, false);
         let pieces = [Color::White, Color::Black].map(|color| {
             let own = self.colors[color.index()];
             (KNIGHT..KING)
                 .map(|k| VALUES[k] * (self.pieces[k] & own).count_ones() as i32)
                 .sum::<i32>()
         });
-        let white = self.side_terms(Color::White, c | d, pieces[1], terms);
-        let black = self.side_terms(Color::Black, a | b, pieces[0], terms);
+        let white = self.side_terms(Color::White, black_pawn_attacks, pieces[1], terms);
+        let black = self.side_terms(Color::Black, white_pawn_attacks, pieces[0], terms);
         self.mopup_terms(pieces, terms);
         self.king_terms(Color::White, &black, terms);
         self.king_terms(Color::Black, &white, terms);
