@@ -53,7 +53,7 @@ criterion:
 clean:
 	$(CARGO) clean
 
-# The opening books of `thoat match` (README, Matches): reproducible from the seed.
+# The opening books of `thoat match` (docs/matches.md): reproducible from the seed.
 .PHONY: openings
 openings: build
 	for v in chess duck chaturanga skak; do \
@@ -62,7 +62,7 @@ openings: build
 	./target/release/thoat openings --variant jetan --count 200 --seed 1 --safe-plies 3 \
 		> positions/openings/jetan.epd
 
-# Robustness (README § Robustness): the long runs behind the recorded figures.
+# Robustness (docs/robustness.md): the long runs behind the recorded figures.
 .PHONY: fuzz soak storm-long latency
 fuzz: build
 	for t in fen move uci; do nice -n 10 target/release/thoat fuzz --target $$t --iterations 1000000 --seed 20261129; done
@@ -77,7 +77,7 @@ latency: build
 	target/release/thoat latency --samples 300
 	target/release/thoat latency --variant chess --samples 20 --hash 256 --analysis-secs 120
 
-# Evaluation tuning (README § Tuning): self-play positions, then the fit, which rewrites
+# Evaluation tuning (docs/tuning.md): self-play positions, then the fit, which rewrites
 # src/variants/$(VARIANT)/weights.rs (chess, chaturanga, skak). Data in target/tune/.
 VARIANT ?= chess
 TUNE_GAMES ?= 3000

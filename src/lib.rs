@@ -1,7 +1,7 @@
 //! thoat: a chess-variant engine for jetan, duck chess, chaturanga, skak and chess.
 //!
 //! The rules of every game live in `variants::<name>` (see `RULES.md` at the top of the
-//! repository, mirrored in the README); `core` holds the vocabulary shared by all games and
+//! repository); `core` holds the vocabulary shared by all games and
 //! knows no rules.
 #![forbid(unsafe_code)]
 

@@ -73,7 +73,7 @@ enum Command {
     /// search finds them balanced.
     Openings(thoat::tools::matches::cli::OpeningsArgs),
     /// Robustness: fuzz FEN, move-text or UCI-line parsing with mutated valid inputs and
-    /// check that nothing panics, hangs or corrupts the state (see README § Robustness).
+    /// check that nothing panics, hangs or corrupts the state (see docs/robustness.md).
     Fuzz(thoat::tools::robust::FuzzArgs),
     /// Robustness: fast node-limited self-play games with every move checked for legality.
     Soak(thoat::tools::robust::SoakArgs),

@@ -284,7 +284,7 @@ impl EvalMode {
 /// worth a quarter pawn less than an even position, so it plays on for a win (Stockfish 9
 /// to 11 played with 24). Measured in jetan, where the side that is behind can force a draw
 /// by taking the enemy Chief with a lesser piece: full evaluation against material only,
-/// both at 0 and both at 25, +138 and +182 Elo (README, Matches). Analysis
+/// both at 0 and both at 25, +138 and +182 Elo (docs/matches.md). Analysis
 /// (`thoat analyze`), `bench` and self-play data use 0 ([`Settings::default`]).
 pub const DEFAULT_CONTEMPT: i32 = 25;
 

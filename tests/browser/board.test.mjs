@@ -40,7 +40,7 @@ before(async () => {
   base = await startServer();
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    // The flags this machine needs (its network is closed): see the README.
+    // The flags this machine needs (its network is closed): see docs/serve.md.
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     // (playwright gives the browser a new empty profile of its own)

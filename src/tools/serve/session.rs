@@ -33,7 +33,7 @@ pub enum Strength {
 pub trait Session: Send {
     /// The game's name.
     fn variant(&self) -> Variant;
-    /// The game as JSON: board, FEN, moves, result (see the README's API table).
+    /// The game as JSON: board, FEN, moves, result (see the API table of docs/serve.md).
     fn state(&self) -> Value;
     /// The legal moves of the piece on `from` (a square name), or an error for a bad square.
     fn moves_from(&self, from: &str) -> Result<Value, String>;

@@ -403,7 +403,7 @@ pub fn tune<G: Tunable>(
         );
     }
     let note = format!(
-        "Fitted by `{command}`\n(on positions of `thoat datagen`, README § Tuning):\n{} positions, K = {:.4}, error {:.6} before, {:.6} after.",
+        "Fitted by `{command}`\n(on positions of `thoat datagen`, docs/tuning.md):\n{} positions, K = {:.4}, error {:.6} before, {:.6} after.",
         data.len(),
         fit.k,
         fit.before,

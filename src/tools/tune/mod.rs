@@ -98,7 +98,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub validation: Option<PathBuf>,
     /// Ridge penalty toward the start weights, per 10000 per centipawn squared (0: none;
-    /// without it the tables over-fit, README § Tuning).
+    /// without it the tables over-fit, docs/tuning.md).
     #[arg(long, default_value_t = 0.003)]
     pub l2: f64,
     /// Fit only these terms (comma-separated names, or prefixes ending in `*`: `pawn,rook_*`);

@@ -1,7 +1,7 @@
 //! The evaluation weights of chaturanga: one per term of its `Tunable::TERM_NAMES`, in that
 //! order, each with its term's name (`thoat tune` writes this file in this form).
 //! Fitted by `thoat tune --variant chaturanga --input chaturanga.txt --epochs 300 --rate 1 --min-presence 100 --l2 0.003`
-//! (on positions of `thoat datagen`, README § Tuning):
+//! (on positions of `thoat datagen`, docs/tuning.md):
 //! 348503 positions, K = 0.2620, error 0.060633 before, 0.059822 after.
 
 /// The weights in play.

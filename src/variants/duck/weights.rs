@@ -1,7 +1,7 @@
 //! The evaluation weights of duck chess: one per term of its `Tunable::TERM_NAMES`, in that
 //! order, each with its term's name (`thoat tune` writes this file in this form).
 //! Start: material and the mirrored "simplified evaluation" piece-square tables of `pst8`,
-//! the other terms set by hand and by matches (README, "Duck chess evaluation").
+//! the other terms set by hand and by matches (docs/duck-eval.md).
 
 /// The weights in play.
 #[rustfmt::skip]

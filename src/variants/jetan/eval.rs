@@ -296,7 +296,7 @@ impl Tunable for Jetan {
     const TERM_NAMES: &'static [&'static str] = &TERM_NAMES;
     /// Material stays as set by hand: in self-play most games are drawn by a Chief capture
     /// whatever the material, and fitting the results shrank the piece values to a third
-    /// or less (Thoat 320 to 80), which lost in matches (README, Matches).
+    /// or less (Thoat 320 to 80), which lost in matches (docs/matches.md).
     const FIXED: &'static [usize] = &[0, 1, 2, 3, 4, 5];
 
     fn weights() -> &'static [i32] {

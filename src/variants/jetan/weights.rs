@@ -1,6 +1,6 @@
 //! The evaluation weights of jetan: one per term of its `Tunable::TERM_NAMES`, in that
 //! order, each with its term's name (`thoat tune` writes this file in this form).
-//! Set by hand and chosen by 100-game matches against material only (README, Matches):
+//! Set by hand and chosen by 100-game matches against material only (docs/matches.md):
 //! Texel-tuned weights from self-play lost to these.
 
 /// The weights in play.

@@ -1,7 +1,7 @@
 //! The evaluation weights of skak: one per term of its `Tunable::TERM_NAMES`, in that
 //! order, each with its term's name (`thoat tune` writes this file in this form).
 //! Fitted by `thoat tune --variant skak --input skak.txt --epochs 300 --rate 1 --min-presence 100 --l2 0.003`
-//! (on positions of `thoat datagen`, README § Tuning):
+//! (on positions of `thoat datagen`, docs/tuning.md):
 //! 203597 positions, K = 0.3868, error 0.071079 before, 0.068733 after.
 
 /// The weights in play.
