@@ -91,6 +91,21 @@ pub fn file(square: u8, own_pawns: u64, enemy_pawns: u64) -> File {
     }
 }
 
+/// How many of the rooks `rooks` stand on open and on half-open files for the side whose pawns
+/// are `own_pawns`.
+#[inline(always)]
+pub fn rook_files(rooks: u64, own_pawns: u64, enemy_pawns: u64) -> (i32, i32) {
+    let (mut open, mut half_open) = (0, 0);
+    for sq in rooks.squares() {
+        match file(sq, own_pawns, enemy_pawns) {
+            File::Open => open += 1,
+            File::SemiOpen => half_open += 1,
+            File::Closed => {}
+        }
+    }
+    (open, half_open)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -167,13 +167,9 @@ impl Chess {
                 terms.add(ISOLATED, sign);
             }
         }
-        for sq in (self.pieces[ROOK] & own).squares() {
-            match pawns8::file(sq, pawns, enemy_pawns) {
-                pawns8::File::Open => terms.add(ROOK_OPEN, sign),
-                pawns8::File::SemiOpen => terms.add(ROOK_SEMI_OPEN, sign),
-                pawns8::File::Closed => {}
-            }
-        }
+        let (open, half_open) = pawns8::rook_files(self.pieces[ROOK] & own, pawns, enemy_pawns);
+        terms.add(ROOK_OPEN, sign * open);
+        terms.add(ROOK_SEMI_OPEN, sign * half_open);
         let pieces =
             self.pieces[KNIGHT] | self.pieces[BISHOP] | self.pieces[ROOK] | self.pieces[QUEEN];
         let threats = pawns8::pawn_attacks(pawns, white) & enemy & pieces;

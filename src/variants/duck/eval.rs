@@ -213,13 +213,9 @@ impl Duck {
         if (self.pieces[BISHOP] & own).count_ones() >= 2 {
             terms.add(BISHOP_PAIR, sign);
         }
-        for sq in (self.pieces[ROOK] & own).squares() {
-            match pawns8::file(sq, pawns, enemy_pawns) {
-                pawns8::File::Open => terms.add(ROOK_OPEN, sign),
-                pawns8::File::SemiOpen => terms.add(ROOK_SEMI_OPEN, sign),
-                pawns8::File::Closed => {}
-            }
-        }
+        let (open, half_open) = pawns8::rook_files(self.pieces[ROOK] & own, pawns, enemy_pawns);
+        terms.add(ROOK_OPEN, sign * open);
+        terms.add(ROOK_SEMI_OPEN, sign * half_open);
         attacks
     }
 
