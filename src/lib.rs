@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod core;
+pub mod nnue;
 pub mod search;
 pub mod tools;
 pub mod uci;

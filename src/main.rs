@@ -86,6 +86,9 @@ enum Command {
     /// Tuning: self-play games in process, writing quiet positions with the game's result
     /// (`<fen> ; <1|0.5|0>` lines) for `tune`.
     Datagen(thoat::tools::tune::DatagenArgs),
+    /// NNUE: train a game's network from `datagen --scores` positions (Adam, validation
+    /// split, the network file written after every epoch).
+    Train(thoat::tools::train::TrainArgs),
     /// Tuning: fit a game's evaluation weights to `datagen` positions (Texel's method) and
     /// write the new `weights.rs`.
     Tune(thoat::tools::tune::TuneArgs),
@@ -261,6 +264,7 @@ fn main() -> ExitCode {
         Some(Command::Openings(args)) => report(args.run()),
         Some(Command::Datagen(args)) => report(args.run()),
         Some(Command::Tune(args)) => report(args.run()),
+        Some(Command::Train(args)) => report(args.run()),
     }
 }
 

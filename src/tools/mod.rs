@@ -10,6 +10,7 @@ pub mod matches;
 pub mod pgn;
 pub mod robust;
 pub mod serve;
+pub mod train;
 pub mod tune;
 
 /// Waits up to `grace` for a child engine (already told to `quit`) to exit, then kills it;

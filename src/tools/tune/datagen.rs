@@ -8,7 +8,8 @@
 //! Kept: quiet positions, where the game is not over, the side to move is not in check, the
 //! search's move is not tactical (`Game::is_tactical`) and its score is no forced win or loss,
 //! and not within the first plies after the random ones. Each becomes one line
-//! `<fen> ; <result for White: 1, 0.5 or 0>`.
+//! `<fen> ; <result for White: 1, 0.5 or 0>`, or with `scores` (for `thoat train`)
+//! `<fen> ; <the search's score in centipawns for White> ; <result>`.
 //!
 //! The output depends only on the binary, the book, the seed and the limits: the searches are
 //! node-limited on one thread with a table cleared at each game's start, and games are
@@ -45,6 +46,8 @@ pub struct Recipe {
     pub max_plies: u32,
     /// Games played at the same time.
     pub threads: usize,
+    /// Write each position's search score too.
+    pub scores: bool,
 }
 
 /// What a run produced.
@@ -79,7 +82,8 @@ fn book_order(book: &[String], seed: u64) -> Vec<String> {
 /// One game: its kept positions (FEN) and its result for White (2 = 1, 1 = ½, 0 = 0, in
 /// halves so that it stays an integer).
 struct Played {
-    fens: Vec<String>,
+    /// The kept positions with the search's score for White.
+    fens: Vec<(String, i32)>,
     halves: u8,
     capped: bool,
 }
@@ -134,7 +138,11 @@ fn play_game<G: SearchGame>(
             && !game.position.is_tactical(best)
             && outcome.score.abs() < MATE_BOUND
         {
-            fens.push(game.position.fen());
+            let white_score = match game.position.side_to_move() {
+                Color::White => outcome.score,
+                Color::Black => -outcome.score,
+            };
+            fens.push((game.position.fen(), white_score));
         }
         game.play(best);
     }
@@ -195,8 +203,12 @@ fn run_for<G: SearchGame>(
                 1 => "0.5",
                 _ => "0",
             };
-            for fen in &game.fens {
-                writeln!(out, "{fen} ; {result}").map_err(write_error)?;
+            for (fen, score) in &game.fens {
+                if recipe.scores {
+                    writeln!(out, "{fen} ; {score} ; {result}").map_err(write_error)?;
+                } else {
+                    writeln!(out, "{fen} ; {result}").map_err(write_error)?;
+                }
             }
             summary.games += 1;
             summary.positions += game.fens.len();
@@ -254,6 +266,7 @@ mod tests {
             skip_plies: 2,
             max_plies: 300,
             threads,
+            scores: false,
         }
     }
 
@@ -285,6 +298,28 @@ mod tests {
                 let text = position.move_text(mv);
                 assert_eq!(parse_move(&position, &text), Ok(mv));
             }
+        }
+    }
+
+    #[test]
+    fn with_scores_every_line_reads_as_a_training_sample() {
+        let (plain, _) = generate(&tiny(5, 1));
+        let (text, summary) = generate(&Recipe {
+            scores: true,
+            ..tiny(5, 1)
+        });
+        let (samples, errors) = crate::nnue::data::read_samples::<Skak>(&text);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(samples.len(), summary.positions);
+        // The same games: the same positions and results, a score between them.
+        for (with, without) in text.lines().zip(plain.lines()) {
+            let mut fields = with.split(" ; ");
+            let (fen, score, result) = (fields.next(), fields.next(), fields.next());
+            assert_eq!(format!("{} ; {}", fen.unwrap(), result.unwrap()), without);
+            assert!(score
+                .unwrap()
+                .parse::<i32>()
+                .is_ok_and(|s| s.abs() < 30_000));
         }
     }
 

@@ -283,10 +283,13 @@ pub fn load<G: Tunable>(text: &str, log: &mut impl Write) -> (Dataset, usize) {
             repeated += 1;
             continue;
         }
+        // `<fen> ; <result>`, or `<fen> ; <score> ; <result>` (datagen --scores): the FEN
+        // is the first field, the result the last.
         let parsed = line
-            .rsplit_once(';')
+            .split_once(';')
+            .zip(line.rsplit_once(';'))
             .ok_or_else(|| "expected '<fen> ; <result>'".to_string())
-            .and_then(|(fen, result)| {
+            .and_then(|((fen, _), (_, result))| {
                 let result = parse_result(result)?;
                 let position = G::from_fen(fen.trim())?;
                 Ok((position, result))
@@ -537,6 +540,8 @@ mod tests {
             skip_plies: 2,
             max_plies: 300,
             threads: 2,
+            // Lines with scores: the tuner reads the FEN and the result around them.
+            scores: true,
         };
         let mut positions = Vec::new();
         super::super::datagen::run(

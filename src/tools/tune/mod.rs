@@ -39,6 +39,10 @@ pub struct DatagenArgs {
     /// Plies after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_plies: u32,
+    /// Also write each position's search score (centipawns for White):
+    /// `<fen> ; <score> ; <result>`, the lines `thoat train` reads.
+    #[arg(long)]
+    pub scores: bool,
     /// Write the positions here.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
@@ -59,6 +63,7 @@ impl DatagenArgs {
             skip_plies: self.skip_plies,
             max_plies: self.max_plies,
             threads: self.threads.into(),
+            scores: self.scores,
         };
         let file = std::fs::File::create(&self.output)
             .map_err(|e| format!("cannot create {}: {e}", self.output.display()))?;

@@ -18,6 +18,7 @@
 
 mod eval;
 mod movegen;
+mod nnue;
 mod see;
 mod weights;
 

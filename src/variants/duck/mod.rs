@@ -24,6 +24,7 @@
 mod eval;
 mod fen;
 mod movegen;
+mod nnue;
 mod see;
 mod select;
 #[cfg(test)]

@@ -20,6 +20,7 @@
 
 mod eval;
 mod movegen;
+mod nnue;
 #[cfg(test)]
 mod reference;
 mod see;

@@ -24,6 +24,7 @@
 
 mod eval;
 mod movegen;
+mod nnue;
 mod see;
 #[cfg(test)]
 mod tests;

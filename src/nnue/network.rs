@@ -1,0 +1,306 @@
+//! The quantised network that the engine evaluates with, and its file.
+//!
+//! One hidden layer: `hidden` accumulator values per side, each the bias plus the weights of
+//! the active inputs (i16, in units of 1/[`QA`]); clipped ReLU to `0..=QA`; the output is the
+//! side to move's clipped accumulator and the other side's, times the output weights (i16, in
+//! units of 1/[`QB`]), plus the output bias, scaled to centipawns by [`SCALE`]. Integer
+//! arithmetic throughout, so every machine computes the same evaluation.
+//!
+//! File (little-endian): the magic `THOATNN1`; the game's name (u8 length, bytes); the
+//! number of inputs and of hidden units (u32 each); a 64-bit FNV-1a hash of everything that
+//! follows; the input weights (`inputs x hidden` i16, input by input), the hidden biases
+//! (`hidden` i16), the output weights (`2 x hidden` i16, the side to move's first) and the
+//! output bias (i32).
+
+use super::features::{active_inputs, input_count, NnueGame};
+use crate::core::Color;
+
+/// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
+/// clipped ReLU clips to `0..=QA` (the float network's 0..=1).
+pub const QA: i32 = 255;
+/// The output weights' quantisation.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the float network's output: its output is an evaluation in units
+/// of 400 cp, and `sigmoid(output)` the side to move's expected score.
+pub const SCALE: i32 = 400;
+/// Weights of the first layer stay within this many units (training clips them), so that no
+/// accumulator of a few dozen active inputs overflows i16.
+pub const INPUT_WEIGHT_LIMIT: f32 = 1.98;
+
+const MAGIC: &[u8; 8] = b"THOATNN1";
+
+/// A network for one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The `UCI_Variant` name of its game.
+    pub game: String,
+    /// Inputs (the game's [`input_count`]).
+    pub inputs: usize,
+    /// Hidden units per side.
+    pub hidden: usize,
+    /// `inputs x hidden`, input by input.
+    pub input_weights: Vec<i16>,
+    /// `hidden`.
+    pub hidden_bias: Vec<i16>,
+    /// `2 x hidden`: the side to move's units, then the other side's.
+    pub output_weights: Vec<i16>,
+    /// In units of `1 / (QA * QB)`.
+    pub output_bias: i32,
+}
+
+/// The hidden layer's values for one position, from both sides' views (`[white, black]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// `values[view][unit]`.
+    pub values: [Vec<i16>; 2],
+}
+
+/// 64-bit FNV-1a: a checksum of the weights, so a damaged file is refused.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Reads a file's fields in order, with an error that names what is missing.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+        if self.bytes.len() < n {
+            return Err(format!("the file ends inside the {what}"));
+        }
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        Ok(head)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, String> {
+        let bytes = self.take(n * 2, what)?;
+        Ok(bytes
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect())
+    }
+}
+
+impl Network {
+    /// The network as the bytes of its file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::new();
+        for w in self
+            .input_weights
+            .iter()
+            .chain(&self.hidden_bias)
+            .chain(&self.output_weights)
+        {
+            body.extend_from_slice(&w.to_le_bytes());
+        }
+        body.extend_from_slice(&self.output_bias.to_le_bytes());
+        let mut out = MAGIC.to_vec();
+        out.push(self.game.len() as u8);
+        out.extend_from_slice(self.game.as_bytes());
+        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Reads a network file for game `G`: an error, never a panic, for another game, other
+    /// sizes, a damaged or truncated file.
+    pub fn from_bytes<G: NnueGame>(bytes: &[u8]) -> Result<Network, String> {
+        let mut r = Reader { bytes };
+        if r.take(8, "magic")? != MAGIC {
+            return Err("not a thoat network file (no THOATNN1 magic)".to_string());
+        }
+        let name_len = r.take(1, "game name")?[0] as usize;
+        let game = String::from_utf8_lossy(r.take(name_len, "game name")?).to_string();
+        if game != G::NAME {
+            return Err(format!("the network is for {game}, not {}", G::NAME));
+        }
+        let inputs = r.u32("input count")? as usize;
+        let hidden = r.u32("hidden size")? as usize;
+        if inputs != input_count::<G>() {
+            return Err(format!(
+                "the network has {inputs} inputs; {} networks have {}",
+                G::NAME,
+                input_count::<G>()
+            ));
+        }
+        if hidden == 0 || hidden > 4096 {
+            return Err(format!(
+                "a hidden layer of {hidden} units is not supported (1 to 4096)"
+            ));
+        }
+        let hash = u64::from_le_bytes(r.take(8, "checksum")?.try_into().map_err(|_| "checksum")?);
+        let expected = (inputs * hidden + 3 * hidden) * 2 + 4;
+        if r.bytes.len() != expected {
+            return Err(format!(
+                "the weights take {} bytes, not {expected}: the file is damaged",
+                r.bytes.len()
+            ));
+        }
+        if fnv1a(r.bytes) != hash {
+            return Err("the weights do not match the file's checksum: the file is damaged".into());
+        }
+        let input_weights = r.i16s(inputs * hidden, "input weights")?;
+        let hidden_bias = r.i16s(hidden, "hidden biases")?;
+        let output_weights = r.i16s(2 * hidden, "output weights")?;
+        let b = r.take(4, "output bias")?;
+        let output_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        Ok(Network {
+            game,
+            inputs,
+            hidden,
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// The weights of input `i`.
+    #[inline]
+    fn column(&self, i: usize) -> &[i16] {
+        &self.input_weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+
+    /// The accumulator of `position`, computed from all its pieces.
+    pub fn refresh<G: NnueGame>(&self, position: &G) -> Accumulator {
+        let mut inputs = [Vec::new(), Vec::new()];
+        active_inputs(position, &mut inputs);
+        let mut acc = Accumulator {
+            values: [self.hidden_bias.clone(), self.hidden_bias.clone()],
+        };
+        for (values, view) in acc.values.iter_mut().zip(&inputs) {
+            for &i in view {
+                self.add(values, i as usize);
+            }
+        }
+        acc
+    }
+
+    /// Adds input `i`'s weights to one view's values.
+    #[inline]
+    pub fn add(&self, values: &mut [i16], i: usize) {
+        for (v, w) in values.iter_mut().zip(self.column(i)) {
+            *v = v.wrapping_add(*w);
+        }
+    }
+
+    /// Takes input `i`'s weights away from one view's values.
+    #[inline]
+    pub fn sub(&self, values: &mut [i16], i: usize) {
+        for (v, w) in values.iter_mut().zip(self.column(i)) {
+            *v = v.wrapping_sub(*w);
+        }
+    }
+
+    /// The evaluation in centipawns for `side` to move.
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let (us, them) = (&acc.values[side.index()], &acc.values[side.flip().index()]);
+        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+        let half = |values: &[i16], weights: &[i16]| -> i32 {
+            values
+                .iter()
+                .zip(weights)
+                .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
+                .sum()
+        };
+        let sum = half(us, w_us) + half(them, w_them) + self.output_bias;
+        (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `position` for its side to move, from a fresh accumulator.
+    pub fn evaluate_position<G: NnueGame>(&self, position: &G) -> i32 {
+        self.evaluate(&self.refresh(position), position.side_to_move())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+    use crate::variants::Skak;
+
+    /// A small network with weights from a fixed formula.
+    fn network() -> Network {
+        let inputs = input_count::<Skak>();
+        let hidden = 8;
+        let w = |i: usize, m: usize| ((i * 31 + 7) % m) as i16 - (m / 2) as i16;
+        Network {
+            game: "skak".into(),
+            inputs,
+            hidden,
+            input_weights: (0..inputs * hidden).map(|i| w(i, 61)).collect(),
+            hidden_bias: (0..hidden).map(|i| w(i, 40) + 30).collect(),
+            output_weights: (0..2 * hidden).map(|i| w(i, 23)).collect(),
+            output_bias: 1234,
+        }
+    }
+
+    #[test]
+    fn a_network_file_reads_back_and_damage_is_an_error() {
+        let net = network();
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes::<Skak>(&bytes).unwrap(), net);
+        let wrong_game = Network::from_bytes::<crate::variants::Chess>(&bytes).unwrap_err();
+        assert!(wrong_game.contains("for skak, not chess"), "{wrong_game}");
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 10;
+        flipped[last] ^= 1;
+        assert!(Network::from_bytes::<Skak>(&flipped)
+            .unwrap_err()
+            .contains("checksum"));
+        for cut in [0, 5, 9, 14, 30, bytes.len() - 1] {
+            assert!(
+                Network::from_bytes::<Skak>(&bytes[..cut]).is_err(),
+                "cut at {cut}"
+            );
+        }
+        assert!(Network::from_bytes::<Skak>(b"hello world, not a net").is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Network::from_bytes::<Skak>(&longer)
+            .unwrap_err()
+            .contains("damaged"));
+    }
+
+    #[test]
+    fn evaluation_is_the_formula_and_symmetric_under_colour_flip() {
+        let net = network();
+        let position = Skak::from_fen(Skak::START_FEN).unwrap();
+        let acc = net.refresh(&position);
+        // By hand: bias plus the columns of the active inputs, clipped, times the weights.
+        let mut inputs = [Vec::new(), Vec::new()];
+        active_inputs(&position, &mut inputs);
+        let by_hand = |view: usize, unit: usize| -> i32 {
+            i32::from(net.hidden_bias[unit])
+                + inputs[view]
+                    .iter()
+                    .map(|&i| i32::from(net.input_weights[i as usize * net.hidden + unit]))
+                    .sum::<i32>()
+        };
+        let mut sum = net.output_bias;
+        for unit in 0..net.hidden {
+            assert_eq!(i32::from(acc.values[0][unit]), by_hand(0, unit));
+            sum += by_hand(0, unit).clamp(0, QA) * i32::from(net.output_weights[unit]);
+            sum += by_hand(1, unit).clamp(0, QA) * i32::from(net.output_weights[net.hidden + unit]);
+        }
+        assert_eq!(net.evaluate(&acc, Color::White), sum * SCALE / (QA * QB));
+        // The flipped position, Black to move, looks the same from the side to move.
+        let flipped = position.color_flipped();
+        assert_eq!(
+            net.evaluate_position(&flipped),
+            net.evaluate_position(&position)
+        );
+    }
+}

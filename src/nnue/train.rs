@@ -1,0 +1,429 @@
+//! Training a network from [`Sample`]s: the float network of [`super::network`]'s layout,
+//! mean squared error between `sigmoid(output)` and a target that blends the search's score
+//! with the game's result (`lambda * sigmoid(score / 400) + (1 - lambda) * result`), Adam,
+//! mini-batches whose gradients are computed in parallel (rayon) and summed in a fixed order
+//! (so a run is reproducible for a given seed and thread count), a learning rate cut by 10 for
+//! the last quarter of the epochs, and a validation split that is never trained on.
+
+use super::data::Sample;
+use super::network::{Network, INPUT_WEIGHT_LIMIT, QA, QB, SCALE};
+use crate::core::rng::Rng;
+use rayon::prelude::*;
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Hidden units per side.
+    pub hidden: usize,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Adam's step size.
+    pub learning_rate: f32,
+    /// Weight of the search's score in the target (the rest is the result).
+    pub lambda: f32,
+    /// Share of the positions kept apart for validation.
+    pub validation: f64,
+    /// Seed of the initial weights and the order of the positions.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            hidden: 128,
+            epochs: 10,
+            batch: 4096,
+            learning_rate: 0.001,
+            lambda: 0.75,
+            validation: 0.05,
+            seed: 1,
+        }
+    }
+}
+
+/// The losses after one epoch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Epoch {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Mean loss on the training positions (during the epoch).
+    pub train_loss: f64,
+    /// Mean loss on the validation positions (after the epoch).
+    pub validation_loss: f64,
+}
+
+/// The network in floats, as it is trained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// Inputs.
+    pub inputs: usize,
+    /// Hidden units per side.
+    pub hidden: usize,
+    /// `inputs x hidden`, input by input.
+    pub w1: Vec<f32>,
+    /// `hidden`.
+    pub b1: Vec<f32>,
+    /// `2 x hidden`: the side to move's units, then the other's.
+    pub w2: Vec<f32>,
+    /// The output bias.
+    pub b2: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A uniform float in `-limit..limit` from the generator.
+fn uniform(rng: &mut Rng, limit: f32) -> f32 {
+    let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+    (unit * 2.0 - 1.0) * limit
+}
+
+impl FloatNetwork {
+    /// Random initial weights (seeded).
+    pub fn new(inputs: usize, hidden: usize, seed: u64) -> FloatNetwork {
+        let mut rng = Rng::new(seed, 0x4e4e_5545);
+        let limit1 = 1.0 / (inputs as f32).sqrt();
+        let limit2 = 1.0 / (2.0 * hidden as f32).sqrt();
+        FloatNetwork {
+            inputs,
+            hidden,
+            w1: (0..inputs * hidden)
+                .map(|_| uniform(&mut rng, limit1))
+                .collect(),
+            b1: vec![0.0; hidden],
+            w2: (0..2 * hidden).map(|_| uniform(&mut rng, limit2)).collect(),
+            b2: 0.0,
+        }
+    }
+
+    /// The hidden values of one view before clipping.
+    fn accumulate(&self, inputs: &[u16], out: &mut [f32]) {
+        out.copy_from_slice(&self.b1);
+        for &i in inputs {
+            let column = &self.w1[i as usize * self.hidden..(i as usize + 1) * self.hidden];
+            for (o, w) in out.iter_mut().zip(column) {
+                *o += w;
+            }
+        }
+    }
+
+    /// The output (in units of 400 cp) for a sample's side to move.
+    pub fn output(&self, sample: &Sample) -> f32 {
+        let mut acc = vec![0.0; 2 * self.hidden];
+        let (us, them) = acc.split_at_mut(self.hidden);
+        self.accumulate(&sample.inputs[0], us);
+        self.accumulate(&sample.inputs[1], them);
+        acc.iter()
+            .zip(&self.w2)
+            .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+            .sum::<f32>()
+            + self.b2
+    }
+
+    /// The network in the engine's integers.
+    pub fn quantise(&self, game: &str) -> Network {
+        let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Network {
+            game: game.to_string(),
+            inputs: self.inputs,
+            hidden: self.hidden,
+            input_weights: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            hidden_bias: self.b1.iter().map(|&w| q(w, QA)).collect(),
+            output_weights: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    fn parameters(&self) -> usize {
+        self.w1.len() + self.b1.len() + self.w2.len() + 1
+    }
+}
+
+/// What a sample should score: the blend of its search score and its result.
+fn target(sample: &Sample, lambda: f32) -> f32 {
+    lambda * sigmoid(sample.score as f32 / SCALE as f32) + (1.0 - lambda) * sample.result
+}
+
+/// The mean loss of `net` on `samples`.
+pub fn loss(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = samples
+        .par_iter()
+        .map(|s| {
+            let d = sigmoid(net.output(s)) - target(s, lambda);
+            f64::from(d * d)
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// The gradient of the summed loss over `samples`, in the order of [`FloatNetwork`]'s
+/// fields flattened (w1, b1, w2, b2); and the summed loss.
+fn gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (Vec<f32>, f64) {
+    let h = net.hidden;
+    let mut grad = vec![0.0f32; net.parameters()];
+    let (g_w1, rest) = grad.split_at_mut(net.w1.len());
+    let (g_b1, rest) = rest.split_at_mut(h);
+    let (g_w2, g_b2) = rest.split_at_mut(2 * h);
+    let mut acc = vec![0.0f32; 2 * h];
+    let mut loss = 0.0f64;
+    for sample in samples {
+        let (us, them) = acc.split_at_mut(h);
+        net.accumulate(&sample.inputs[0], us);
+        net.accumulate(&sample.inputs[1], them);
+        let out: f32 = acc
+            .iter()
+            .zip(&net.w2)
+            .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+            .sum::<f32>()
+            + net.b2;
+        let p = sigmoid(out);
+        let d = p - target(sample, lambda);
+        loss += f64::from(d * d);
+        let d_out = 2.0 * d * p * (1.0 - p);
+        g_b2[0] += d_out;
+        for (view, inputs) in sample.inputs.iter().enumerate() {
+            for unit in 0..h {
+                let a = acc[view * h + unit];
+                g_w2[view * h + unit] += d_out * a.clamp(0.0, 1.0);
+                if a > 0.0 && a < 1.0 {
+                    let d_a = d_out * net.w2[view * h + unit];
+                    g_b1[unit] += d_a;
+                    for &i in inputs {
+                        g_w1[i as usize * h + unit] += d_a;
+                    }
+                }
+            }
+        }
+    }
+    (grad, loss)
+}
+
+/// Adam's moments.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, params: &mut [&mut [f32]], grad: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let mut k = 0;
+        for block in params.iter_mut() {
+            for p in block.iter_mut() {
+                let g = grad[k];
+                self.m[k] = B1 * self.m[k] + (1.0 - B1) * g;
+                self.v[k] = B2 * self.v[k] + (1.0 - B2) * g * g;
+                *p -= lr * (self.m[k] / c1) / ((self.v[k] / c2).sqrt() + EPS);
+                k += 1;
+            }
+        }
+    }
+}
+
+/// Splits the samples (shuffled by the seed) into training and validation positions.
+pub fn split(mut samples: Vec<Sample>, config: &Config) -> (Vec<Sample>, Vec<Sample>) {
+    let mut rng = Rng::new(config.seed, 0x5350_4c49);
+    for i in (1..samples.len()).rev() {
+        samples.swap(i, rng.below(i + 1));
+    }
+    let keep = ((samples.len() as f64 * config.validation).round() as usize).min(samples.len());
+    let validation = samples.split_off(samples.len() - keep);
+    (samples, validation)
+}
+
+/// Trains a network on `train`, reporting each epoch (with its validation loss on
+/// `validation`) to `report`, which may save a checkpoint.
+pub fn train(
+    inputs: usize,
+    mut train: Vec<Sample>,
+    validation: &[Sample],
+    config: &Config,
+    report: &mut dyn FnMut(&Epoch, &FloatNetwork),
+) -> FloatNetwork {
+    let mut net = FloatNetwork::new(inputs, config.hidden.max(1), config.seed);
+    let mut adam = Adam {
+        m: vec![0.0; net.parameters()],
+        v: vec![0.0; net.parameters()],
+        t: 0,
+    };
+    let mut rng = Rng::new(config.seed, 0x5348_5546);
+    let batch = config.batch.max(1);
+    // Each batch is cut into this many pieces whose gradients are summed in order.
+    let pieces = rayon::current_num_threads().max(1);
+    for number in 1..=config.epochs {
+        for i in (1..train.len()).rev() {
+            train.swap(i, rng.below(i + 1));
+        }
+        let lr = if number * 4 > config.epochs * 3 {
+            config.learning_rate / 10.0
+        } else {
+            config.learning_rate
+        };
+        let mut train_loss = 0.0;
+        for chunk in train.chunks(batch) {
+            let piece = chunk.len().div_ceil(pieces);
+            let parts: Vec<(Vec<f32>, f64)> = chunk
+                .par_chunks(piece)
+                .map(|part| gradient(&net, part, config.lambda))
+                .collect();
+            let mut grad = vec![0.0f32; net.parameters()];
+            for (g, l) in &parts {
+                train_loss += l;
+                for (total, x) in grad.iter_mut().zip(g) {
+                    *total += x / chunk.len() as f32;
+                }
+            }
+            let mut b2 = [net.b2];
+            adam.step(
+                &mut [&mut net.w1, &mut net.b1, &mut net.w2, &mut b2],
+                &grad,
+                lr,
+            );
+            net.b2 = b2[0];
+            for w in &mut net.w1 {
+                *w = w.clamp(-INPUT_WEIGHT_LIMIT, INPUT_WEIGHT_LIMIT);
+            }
+        }
+        let epoch = Epoch {
+            number,
+            train_loss: train_loss / train.len().max(1) as f64,
+            validation_loss: loss(&net, validation, config.lambda),
+        };
+        report(&epoch, &net);
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::data::read_samples;
+    use crate::nnue::features::input_count;
+    use crate::variants::Skak;
+
+    /// Skak positions whose score is the material balance: something a network can learn.
+    fn data() -> Vec<Sample> {
+        let fens = [
+            "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1",
+            "rqbkbqr/ppppppp/7/7/7/PPPPPPP/1QBKBQR w - - 0 1",
+            "1qbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1",
+            "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKB1R w - - 0 1",
+            "rqbkb1r/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1",
+            "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR b - - 0 1",
+            "rqbkbqr/ppppppp/7/7/7/PPPPPPP/1QBKBQR b - - 0 1",
+            "1qbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR b - - 0 1",
+        ];
+        let scores = [0, -300, 300, -500, 500, 0, -300, 300];
+        let mut text = String::new();
+        for _ in 0..16 {
+            for (fen, score) in fens.iter().zip(scores) {
+                let result = match score {
+                    s if s > 0 => "1",
+                    0 => "0.5",
+                    _ => "0",
+                };
+                text.push_str(&format!("{fen} ; {score} ; {result}\n"));
+            }
+        }
+        let (samples, errors) = read_samples::<Skak>(&text);
+        assert!(errors.is_empty(), "{errors:?}");
+        samples
+    }
+
+    #[test]
+    fn the_gradient_is_the_derivative_of_the_loss() {
+        let samples = data();
+        let net = FloatNetwork::new(input_count::<Skak>(), 4, 3);
+        let (grad, _) = gradient(&net, &samples[..8], 0.5);
+        // Finite differences on a few weights of each block.
+        let summed = |n: &FloatNetwork| loss(n, &samples[..8], 0.5) * 8.0;
+        let h = 1e-3;
+        let active = samples[1].inputs[0][0] as usize;
+        for k in [
+            active * 4 + 1,
+            net.w1.len() + 2,
+            net.w1.len() + 4 + 5,
+            net.parameters() - 1,
+        ] {
+            let numeric =
+                (summed(&nudged(&net, k, h)) - summed(&nudged(&net, k, -h))) / (2.0 * f64::from(h));
+            assert!(
+                (numeric - f64::from(grad[k])).abs() < 1e-3 + 0.05 * numeric.abs(),
+                "parameter {k}: numeric {numeric}, analytic {}",
+                grad[k]
+            );
+        }
+    }
+
+    /// `net` with its `k`-th parameter (w1, b1, w2, b2 flattened) moved by `delta`.
+    fn nudged(net: &FloatNetwork, k: usize, delta: f32) -> FloatNetwork {
+        let mut n = net.clone();
+        let (w1, b1, w2) = (n.w1.len(), n.b1.len(), n.w2.len());
+        match k {
+            k if k < w1 => n.w1[k] += delta,
+            k if k < w1 + b1 => n.b1[k - w1] += delta,
+            k if k < w1 + b1 + w2 => n.w2[k - w1 - b1] += delta,
+            _ => n.b2 += delta,
+        }
+        n
+    }
+
+    #[test]
+    fn training_lowers_the_validation_loss_and_the_quantised_net_agrees() {
+        let config = Config {
+            hidden: 16,
+            epochs: 30,
+            batch: 16,
+            learning_rate: 0.01,
+            validation: 0.25,
+            ..Config::default()
+        };
+        let (train_set, validation) = split(data(), &config);
+        assert_eq!(validation.len(), 32);
+        let inputs = input_count::<Skak>();
+        let before = loss(
+            &FloatNetwork::new(inputs, 16, config.seed),
+            &validation,
+            config.lambda,
+        );
+        let mut epochs = Vec::new();
+        let net = train(inputs, train_set, &validation, &config, &mut |e, _| {
+            epochs.push(*e)
+        });
+        assert_eq!(epochs.len(), 30);
+        let after = epochs.last().unwrap().validation_loss;
+        assert!(after < before / 4.0, "validation loss {before} -> {after}");
+        // The quantised network evaluates within a few centipawns of the float one.
+        let quantised = net.quantise("skak");
+        for sample in &validation {
+            let float_cp = net.output(sample) * SCALE as f32;
+            let position_cp = {
+                let mut acc = crate::nnue::network::Accumulator {
+                    values: [quantised.hidden_bias.clone(), quantised.hidden_bias.clone()],
+                };
+                for (view, inputs) in sample.inputs.iter().enumerate() {
+                    for &i in inputs {
+                        quantised.add(&mut acc.values[view], i as usize);
+                    }
+                }
+                quantised.evaluate(&acc, crate::core::Color::White)
+            };
+            assert!(
+                (float_cp - position_cp as f32).abs() < 12.0,
+                "float {float_cp} cp, quantised {position_cp} cp"
+            );
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! `thoat train`: trains a game's network from `thoat datagen --scores` positions and writes
+//! it as a network file ([`crate::nnue::network`]) after every epoch, so an interrupted run
+//! leaves the last finished epoch's network. Malformed lines are counted and the first few
+//! named; they never stop the run.
+
+use crate::nnue::data::read_samples;
+use crate::nnue::features::{input_count, NnueGame};
+use crate::nnue::train::{split, train, Config};
+use crate::variants::Variant;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Malformed lines named on the error stream before the rest are only counted.
+const ERRORS_SHOWN: usize = 5;
+
+/// The arguments of `thoat train`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TrainArgs {
+    /// The game.
+    #[arg(long, short = 'v', default_value_t)]
+    pub variant: Variant,
+    /// Positions: `<fen> ; <score> ; <result>` lines (`thoat datagen --scores`).
+    #[arg(long, short = 'i')]
+    pub input: PathBuf,
+    /// Write the network here (default `nets/<game>.nnue`), after every epoch.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Hidden units per side.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hidden: u32,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub epochs: u32,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub batch: u32,
+    /// Adam's step size (cut by 10 for the last quarter of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the search's score in the target; the rest is the game's result.
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Share of the positions kept apart for validation.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Seed of the initial weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+}
+
+impl TrainArgs {
+    /// Reads the positions, trains and writes the network; progress goes to stderr.
+    pub fn run(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.lambda) || !(0.0..1.0).contains(&self.validation) {
+            return Err("--lambda must be in 0..=1 and --validation in 0..1".to_string());
+        }
+        if !(self.lr > 0.0 && self.lr < 1.0) {
+            return Err("--lr must be between 0 and 1".to_string());
+        }
+        let text = std::fs::read_to_string(&self.input)
+            .map_err(|e| format!("cannot read {}: {e}", self.input.display()))?;
+        let output = self
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("nets/{}.nnue", self.variant.name())));
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(threads) = self.threads {
+            builder = builder.num_threads(threads.into());
+        }
+        let pool = builder
+            .build()
+            .map_err(|e| format!("cannot start the threads: {e}"))?;
+        pool.install(|| crate::with_game!(self.variant, G => self.train_game::<G>(&text, &output)))
+    }
+
+    fn train_game<G: NnueGame>(&self, text: &str, output: &std::path::Path) -> Result<(), String> {
+        let start = Instant::now();
+        let mut log = std::io::stderr().lock();
+        let (samples, errors) = read_samples::<G>(text);
+        for e in errors.iter().take(ERRORS_SHOWN) {
+            let _ = writeln!(log, "{e}; skipped");
+        }
+        if errors.len() > ERRORS_SHOWN {
+            let _ = writeln!(log, "... {} malformed lines in all", errors.len());
+        }
+        let config = Config {
+            hidden: self.hidden as usize,
+            epochs: self.epochs as usize,
+            batch: self.batch as usize,
+            learning_rate: self.lr,
+            lambda: self.lambda,
+            validation: self.validation,
+            seed: self.seed,
+        };
+        let (train_set, validation) = split(samples, &config);
+        if train_set.is_empty() {
+            return Err(format!(
+                "no positions to train on in {}",
+                self.input.display()
+            ));
+        }
+        let _ = writeln!(
+            log,
+            "train {}: {} positions, {} for validation, {} inputs x {} hidden, {} ms to read",
+            G::NAME,
+            train_set.len(),
+            validation.len(),
+            input_count::<G>(),
+            config.hidden,
+            start.elapsed().as_millis()
+        );
+        if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let mut saved: Result<(), String> = Ok(());
+        train(
+            input_count::<G>(),
+            train_set,
+            &validation,
+            &config,
+            &mut |epoch, net| {
+                let _ = writeln!(
+                    log,
+                    "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.1} s",
+                    epoch.number,
+                    epoch.train_loss,
+                    epoch.validation_loss,
+                    start.elapsed().as_secs_f64()
+                );
+                if saved.is_ok() {
+                    saved = std::fs::write(output, net.quantise(G::NAME).to_bytes())
+                        .map_err(|e| format!("cannot write {}: {e}", output.display()));
+                }
+            },
+        );
+        saved?;
+        let _ = writeln!(log, "train {}: wrote {}", G::NAME, output.display());
+        Ok(())
+    }
+}

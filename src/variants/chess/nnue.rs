@@ -1,0 +1,13 @@
+//! What a network sees of a chess position: its pieces (the numbering is in
+//! [`crate::nnue::features`]).
+
+use super::Chess;
+use crate::nnue::features::{for_each_piece_in_sets, BoardPiece, NnueGame};
+
+impl NnueGame for Chess {
+    const NNUE_KINDS: usize = 6;
+
+    fn for_each_piece(&self, f: impl FnMut(BoardPiece)) {
+        for_each_piece_in_sets(&self.pieces, &self.colors, 8, f);
+    }
+}
