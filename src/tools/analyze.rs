@@ -265,7 +265,7 @@ fn analyse<G: SearchGame>(
 }
 
 /// Reads an `info ... multipv k score cp|mate n ... pv m ...` line of the search.
-fn parse_info(info: &str) -> Option<(usize, PvLine)> {
+pub(crate) fn parse_info(info: &str) -> Option<(usize, PvLine)> {
     let tokens: Vec<&str> = info.split_whitespace().collect();
     let (mut depth, mut k, mut score, mut pv) = (None, 1, None, None);
     let mut i = 0;

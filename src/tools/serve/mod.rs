@@ -10,6 +10,7 @@
 //!
 //! [`PgnGame`]: crate::tools::pgn::PgnGame
 
+pub mod analysis;
 pub mod guard;
 pub mod session;
 
@@ -23,6 +24,7 @@ use std::io::Read;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The page: HTML, CSS, JS and SVG in one file.
 const PAGE: &str = include_str!("page.html");
@@ -32,6 +34,12 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_GAMES: usize = 64;
 /// Threads answering requests.
 const WORKERS: usize = 4;
+/// The most analyses thinking at once, over all games; starting one more stops the oldest
+/// (a local board has one or two pages open, and each analysis keeps a core busy).
+pub const MAX_ANALYSES: usize = 2;
+/// The most time one `evaluate` request spends on evaluations; the page asks again for the
+/// rest.
+const EVALUATE_BUDGET: Duration = Duration::from_secs(2);
 
 /// An HTTP answer.
 #[derive(Debug, Clone)]
@@ -80,6 +88,9 @@ pub struct App {
     games: Mutex<HashMap<u64, Entry>>,
     next_id: AtomicU64,
     tick: AtomicU64,
+    /// The analyses started, oldest first, with their games: what [`MAX_ANALYSES`] counts.
+    /// Stopping one by its handle needs no game's lock, which an engine reply may hold.
+    analyses: Mutex<Vec<(u64, analysis::Handle)>>,
 }
 
 impl Default for App {
@@ -97,6 +108,7 @@ impl App {
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             tick: AtomicU64::new(0),
+            analyses: Mutex::new(Vec::new()),
         }
     }
 
@@ -109,13 +121,16 @@ impl App {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let session = Arc::new(Mutex::new(session));
         let mut games = self.games();
+        // Dropped after the map's lock is released: dropping a game stops and joins its
+        // analysis, which other requests need not wait for.
+        let mut dropped = Vec::new();
         while games.len() >= MAX_GAMES {
             let oldest = games
                 .iter()
                 .min_by_key(|(_, e)| e.last_used)
                 .map(|(&id, _)| id);
-            match oldest {
-                Some(old) => games.remove(&old),
+            match oldest.and_then(|old| games.remove(&old)) {
+                Some(entry) => dropped.push(entry),
                 None => break,
             };
         }
@@ -126,6 +141,8 @@ impl App {
                 last_used: self.tick.fetch_add(1, Ordering::Relaxed),
             },
         );
+        drop(games);
+        drop(dropped);
         (id, session)
     }
 
@@ -167,6 +184,13 @@ impl App {
                 }
                 Err(reply) => reply,
             },
+            ("GET", ["api", "games", id, "analysis"]) => {
+                self.with_game(id, |_, s| Ok(s.analysis()))
+            }
+            ("DELETE", ["api", "games", id, "analysis"]) => self.with_game(id, |_, s| {
+                s.stop_analysis();
+                Ok(s.analysis())
+            }),
             ("GET", ["api", "games", id, "pgn"]) => match self.find(id) {
                 Ok((number, session)) => {
                     let s = lock(&session);
@@ -185,6 +209,13 @@ impl App {
                     "move" => self.play(id, &request),
                     "engine" => self.engine(id, &request),
                     "undo" => self.undo(id, &request),
+                    "evaluate" => self.with_game(id, |_, s| {
+                        let missing = s.evaluate(EVALUATE_BUDGET);
+                        let mut value = state(id, s);
+                        value["missing"] = json!(missing);
+                        Ok(value)
+                    }),
+                    "analysis" => self.analyse(id, &request),
                     _ => Reply::error(404, format!("no such action '{}'", action.escape_debug())),
                 }
             }
@@ -282,6 +313,64 @@ impl App {
             let reply = s.engine(strength).map_err(|e| (409, e))?;
             Ok(json!({ "reply": reply, "state": state(id, s) }))
         })
+    }
+
+    /// Starts an analysis of game `id`'s position, stopping the oldest analysis of any game
+    /// when [`MAX_ANALYSES`] already think.
+    fn analyse(&self, id: &str, request: &Value) -> Reply {
+        let multipv = match request.get("multipv") {
+            None => 1,
+            Some(k) => match k.as_u64() {
+                Some(k) if (1..=analysis::MAX_MULTIPV as u64).contains(&k) => k as usize,
+                _ => {
+                    return Reply::error(
+                        400,
+                        format!("'multipv' must be from 1 to {}", analysis::MAX_MULTIPV),
+                    )
+                }
+            },
+        };
+        let movetime = match request.get("movetime") {
+            None => analysis::MAX_ANALYSIS_MS,
+            Some(ms) => match ms.as_u64() {
+                Some(ms) if (1..=analysis::MAX_ANALYSIS_MS).contains(&ms) => ms,
+                _ => {
+                    return Reply::error(
+                        400,
+                        format!(
+                            "'movetime' must be from 1 to {} ms",
+                            analysis::MAX_ANALYSIS_MS
+                        ),
+                    )
+                }
+            },
+        };
+        let number = match self.find(id) {
+            Ok((number, _)) => number,
+            Err(reply) => return reply,
+        };
+        self.make_room_for_analysis(number);
+        self.with_game(id, |number, s| {
+            let handle = s.start_analysis(multipv, movetime).map_err(|e| (409, e))?;
+            self.analyses_list().push((number, handle));
+            Ok(s.analysis())
+        })
+    }
+
+    fn analyses_list(&self) -> std::sync::MutexGuard<'_, Vec<(u64, analysis::Handle)>> {
+        // Poisoned only by a panic between two list operations; the list is still whole.
+        self.analyses.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Forgets finished analyses and game `game`'s own (its new one replaces it), then stops
+    /// the oldest until a new one fits under [`MAX_ANALYSES`].
+    fn make_room_for_analysis(&self, game: u64) {
+        let mut list = self.analyses_list();
+        list.retain(|(g, handle)| *g != game && handle.is_running());
+        while list.len() >= MAX_ANALYSES {
+            let (_, oldest) = list.remove(0);
+            oldest.stop();
+        }
     }
 
     fn undo(&self, id: &str, request: &Value) -> Reply {
