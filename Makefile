@@ -32,7 +32,7 @@ test-browser:
 	@if [ ! -d $(BROWSER_TEST_DIR)/node_modules/playwright-core ]; then \
 		cd $(BROWSER_TEST_DIR) && npm ci --no-audit --no-fund; \
 	fi
-	cd $(BROWSER_TEST_DIR) && THOAT_BIN="$(CURDIR)/target/debug/thoat" CHROMIUM="$(CHROMIUM)" node --test board.test.mjs
+	cd $(BROWSER_TEST_DIR) && THOAT_BIN="$(CURDIR)/target/debug/thoat" CHROMIUM="$(CHROMIUM)" node --test board.test.mjs annotate.test.mjs
 
 lint:
 	$(CARGO) fmt --all -- --check

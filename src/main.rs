@@ -64,8 +64,11 @@ enum Command {
     },
     /// Search every position of a FEN list or EPD file and write one record per position
     /// (JSON lines or CSV); EPD `bm`/`am` lines are judged and the solved ones counted.
-    #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
     Analyze(AnalyzeArgs),
+    /// Analyse every position of the games of a PGN file and write them back annotated:
+    /// `[%eval]` per move, `?!`/`?`/`??` with the better line, each side's accuracy; optional
+    /// summary CSV and one SVG evaluation graph per game.
+    Annotate(AnnotateArgs),
     /// Play a match between two UCI engines, refereed by thoat's rules (cutechess-cli
     /// style flags); PGN, W/D/L, Elo and SPRT.
     Match(thoat::tools::matches::cli::MatchArgs),
@@ -88,6 +91,63 @@ enum Command {
     Tune(thoat::tools::tune::TuneArgs),
 }
 
+/// How long each position is searched (at most one of the three).
+#[derive(clap::Args)]
+#[group(id = "limit", multiple = false)]
+struct LimitArgs {
+    /// Search each position to this depth.
+    #[arg(long, short = 'd')]
+    depth: Option<i32>,
+    /// Search each position this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search each position this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limit given, or `default`.
+    fn limit(&self, default: thoat::tools::analyze::Limit) -> thoat::tools::analyze::Limit {
+        use thoat::tools::analyze::Limit;
+        match (self.depth, self.movetime, self.nodes) {
+            (Some(d), _, _) => Limit::Depth(d),
+            (_, _, Some(n)) => Limit::Nodes(n),
+            (_, Some(ms), _) => Limit::MoveTime(ms),
+            (None, None, None) => default,
+        }
+    }
+}
+
+/// The arguments of `thoat annotate`.
+#[derive(clap::Args)]
+struct AnnotateArgs {
+    /// The game.
+    #[arg(long, short = 'v', default_value_t)]
+    variant: Variant,
+    /// The PGN file (`-`: standard input).
+    #[arg(long, short = 'i')]
+    input: std::path::PathBuf,
+    /// The search per position (default: --nodes 250000).
+    #[command(flatten)]
+    limit: LimitArgs,
+    /// Hash table MiB of each job (the output does not depend on --jobs).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    /// Games analysed at the same time, one thread each.
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: u16,
+    /// Write the annotated PGN here instead of standard output.
+    #[arg(long, short = 'o')]
+    output: Option<std::path::PathBuf>,
+    /// Write one row per game and side (mistakes, blunders, accuracy, average loss) here.
+    #[arg(long)]
+    summary: Option<std::path::PathBuf>,
+    /// Write one evaluation graph per game here (`game-001.svg`, ...).
+    #[arg(long)]
+    svg: Option<std::path::PathBuf>,
+}
+
 /// The arguments of `thoat analyze`.
 #[derive(clap::Args)]
 struct AnalyzeArgs {
@@ -97,15 +157,8 @@ struct AnalyzeArgs {
     /// One FEN or EPD line per position (`-`: standard input).
     #[arg(long, short = 'i')]
     input: std::path::PathBuf,
-    /// Search each position to this depth.
-    #[arg(long, short = 'd')]
-    depth: Option<i32>,
-    /// Search each position this many milliseconds (the default: 1000).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Search each position this many nodes.
-    #[arg(long)]
-    nodes: Option<u64>,
+    #[command(flatten)]
+    limit: LimitArgs,
     /// Lines per position (JSON field `multipv`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     multipv: u16,
@@ -202,13 +255,8 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Analyze(args)) => match analyze(args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("thoat: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        Some(Command::Analyze(args)) => report(analyze(args)),
+        Some(Command::Annotate(args)) => report(annotate(args)),
         Some(Command::Match(args)) => report(args.run()),
         Some(Command::Openings(args)) => report(args.run()),
         Some(Command::Datagen(args)) => report(args.run()),
@@ -227,31 +275,65 @@ fn report(result: Result<(), String>) -> ExitCode {
     }
 }
 
-/// `thoat analyze`: reads the input, opens the output and runs the analysis.
-fn analyze(args: AnalyzeArgs) -> Result<(), String> {
-    use std::io::{IsTerminal, Read};
-    use thoat::tools::analyze::{run, Limit, Options};
-    let limit = match (args.depth, args.movetime, args.nodes) {
-        (Some(d), _, _) => Limit::Depth(d),
-        (_, _, Some(n)) => Limit::Nodes(n),
-        (_, Some(ms), _) => Limit::MoveTime(ms),
-        (None, None, None) => Limit::MoveTime(1000),
-    };
+/// The bytes of a file, or of standard input for `-`.
+fn read_input(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
     let mut input = Vec::new();
-    let name = args.input.display();
-    if args.input.as_os_str() == "-" {
+    if path.as_os_str() == "-" {
         std::io::stdin().read_to_end(&mut input)
     } else {
-        std::fs::File::open(&args.input).and_then(|mut f| f.read_to_end(&mut input))
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut input))
     }
-    .map_err(|e| format!("cannot read {name}: {e}"))?;
-    let mut out: Box<dyn Write> = match &args.output {
+    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(input)
+}
+
+/// A new file to write, or standard output when none is named.
+fn create_output(path: Option<&std::path::Path>) -> Result<Box<dyn Write>, String> {
+    Ok(match path {
         Some(path) => Box::new(
             std::fs::File::create(path)
                 .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
         ),
         None => Box::new(std::io::stdout().lock()),
+    })
+}
+
+/// `thoat annotate`: reads the PGN, opens the outputs and annotates the games.
+fn annotate(args: AnnotateArgs) -> Result<(), String> {
+    use std::io::IsTerminal;
+    use thoat::tools::analyze::Limit;
+    use thoat::tools::annotate::{run, Options};
+    let bytes = read_input(&args.input)?;
+    let input = String::from_utf8(bytes)
+        .map_err(|e| format!("{}: not UTF-8 text ({e})", args.input.display()))?;
+    let mut out = create_output(args.output.as_deref())?;
+    let mut summary = match &args.summary {
+        Some(path) => Some(create_output(Some(path))?),
+        None => None,
     };
+    let stderr = std::io::stderr();
+    let options = Options {
+        variant: args.variant,
+        limit: args.limit.limit(Limit::Nodes(250_000)),
+        jobs: args.jobs.into(),
+        hash_mb: args.hash as usize,
+        progress: stderr.is_terminal(),
+        svg_dir: args.svg,
+    };
+    let summary_out = summary.as_mut().map(|s| s.as_mut() as &mut dyn Write);
+    run(&options, &input, &mut out, summary_out, &mut stderr.lock())
+        .map(|_| ())
+        .map_err(|e| format!("annotate: {e}"))
+}
+
+/// `thoat analyze`: reads the input, opens the output and runs the analysis.
+fn analyze(args: AnalyzeArgs) -> Result<(), String> {
+    use std::io::IsTerminal;
+    use thoat::tools::analyze::{run, Limit, Options};
+    let limit = args.limit.limit(Limit::MoveTime(1000));
+    let input = read_input(&args.input)?;
+    let mut out = create_output(args.output.as_deref())?;
     let stderr = std::io::stderr();
     let options = Options {
         variant: args.variant,

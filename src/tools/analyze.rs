@@ -8,7 +8,7 @@ pub mod epd;
 pub mod record;
 pub mod san;
 
-use crate::core::GameState;
+use crate::core::{GameState, Move};
 use crate::search::{score_text, search, Clock, Limits, Reporter, SearchGame, Settings, Shared};
 use crate::variants::Variant;
 use epd::{parse_line, Entry, Line};
@@ -28,6 +28,35 @@ pub enum Limit {
     MoveTime(u64),
     /// For this many nodes.
     Nodes(u64),
+}
+
+impl Limit {
+    /// The search limits that stop at this one.
+    pub fn limits(self) -> Limits {
+        match self {
+            Limit::Depth(d) => Limits {
+                depth: Some(d.clamp(1, crate::search::MAX_PLY as i32 - 1)),
+                ..Limits::default()
+            },
+            Limit::MoveTime(ms) => Limits {
+                movetime: Some(ms.max(1)),
+                ..Limits::default()
+            },
+            Limit::Nodes(n) => Limits {
+                nodes: Some(n.max(1)),
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// The limit in words: `depth 12`, `movetime 100 ms`, `20000 nodes`.
+    pub fn text(self) -> String {
+        match self {
+            Limit::Depth(d) => format!("depth {d}"),
+            Limit::MoveTime(ms) => format!("movetime {ms} ms"),
+            Limit::Nodes(n) => format!("{n} nodes"),
+        }
+    }
 }
 
 /// Everything `analyze` needs to know.
@@ -111,20 +140,7 @@ fn run_game<G: SearchGame>(
     let jobs = options.jobs.clamp(1, total.max(1));
     let threads = (options.threads / jobs).max(1);
     let hash_mb = (options.hash_mb / jobs).max(1);
-    let limits = match options.limit {
-        Limit::Depth(d) => Limits {
-            depth: Some(d.clamp(1, crate::search::MAX_PLY as i32 - 1)),
-            ..Limits::default()
-        },
-        Limit::MoveTime(ms) => Limits {
-            movetime: Some(ms.max(1)),
-            ..Limits::default()
-        },
-        Limit::Nodes(n) => Limits {
-            nodes: Some(n.max(1)),
-            ..Limits::default()
-        },
-    };
+    let limits = options.limit.limits();
     let settings = Settings {
         threads,
         multipv: options.multipv.max(1),
@@ -219,6 +235,25 @@ fn analyse<G: SearchGame>(
     // A fresh table for every position: the result does not depend on which job searched
     // which positions before, so runs are reproducible with any --jobs.
     shared.clear();
+    let best = search_position(&game, limits, settings, shared, pool, &mut record);
+    if entry.is_test() {
+        record.solved = Some(entry.solved_by(best));
+    }
+    record
+}
+
+/// Searches the current position of `game` (not over) with the table as it is, and fills
+/// the search fields of `record`: best move, score, line, depth, nodes, time, MultiPV lines.
+/// Returns the best move.
+pub(crate) fn search_position<G: SearchGame>(
+    game: &GameState<G>,
+    limits: &Limits,
+    settings: &Settings,
+    shared: &Shared,
+    pool: Option<&rayon::ThreadPool>,
+    record: &mut Record,
+) -> Option<Move> {
+    let position = &game.position;
     shared.stop.store(false, Ordering::Relaxed);
     let lines: Arc<Mutex<Vec<Option<PvLine>>>> = Arc::new(Mutex::new(vec![None; settings.multipv]));
     let sink = Arc::clone(&lines);
@@ -233,7 +268,7 @@ fn analyse<G: SearchGame>(
     });
     let clock = Clock::new(limits, position.side_to_move().index(), 0);
     let start = Instant::now();
-    let outcome = search(&game, limits, settings, &clock, shared, pool, &reporter);
+    let outcome = search(game, limits, settings, &clock, shared, pool, &reporter);
     record.time_ms = start.elapsed().as_millis() as u64;
     record.nodes = outcome.nodes;
     record.depth = outcome.depth;
@@ -258,10 +293,7 @@ fn analyse<G: SearchGame>(
     if settings.multipv > 1 {
         record.multipv = lines;
     }
-    if entry.is_test() {
-        record.solved = Some(entry.solved_by(outcome.best));
-    }
-    record
+    outcome.best
 }
 
 /// Reads an `info ... multipv k score cp|mate n ... pv m ...` line of the search.
@@ -294,7 +326,12 @@ pub(crate) fn parse_info(info: &str) -> Option<(usize, PvLine)> {
     ))
 }
 
-fn progress_bar(err: &mut dyn Write, done: usize, total: usize, start: Instant) -> io::Result<()> {
+pub(crate) fn progress_bar(
+    err: &mut dyn Write,
+    done: usize,
+    total: usize,
+    start: Instant,
+) -> io::Result<()> {
     const WIDTH: usize = 30;
     let filled = WIDTH * done / total.max(1);
     let elapsed = start.elapsed().as_secs_f64();
@@ -320,11 +357,7 @@ fn clock_text(seconds: f64) -> String {
 }
 
 fn write_summary(err: &mut dyn Write, s: &Summary, options: &Options) -> io::Result<()> {
-    let limit = match options.limit {
-        Limit::Depth(d) => format!("depth {d}"),
-        Limit::MoveTime(ms) => format!("movetime {ms} ms"),
-        Limit::Nodes(n) => format!("{n} nodes"),
-    };
+    let limit = options.limit.text();
     let nps = s.nodes as u128 * 1000 / u128::from(s.millis.max(1));
     write!(
         err,

@@ -4,6 +4,7 @@
 //! the other way round.
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod matches;
 pub mod pgn;

@@ -196,6 +196,7 @@ pub fn pgn_of(config: &MatchConfig, index: usize, first_white: bool, played: &Pl
         moves: played.moves.clone(),
         result: played.result_text().to_string(),
         termination: Some(played.termination.clone()),
+        ..PgnGame::default()
     }
 }
 

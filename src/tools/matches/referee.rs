@@ -7,6 +7,7 @@ use super::engine::{Engine, EngineFailure};
 use super::tc::{Clocks, TimeControl};
 use crate::core::game::parse_move;
 use crate::core::{Color, Game, GameState};
+use crate::tools::pgn::fullmove_number;
 use std::time::Duration;
 
 /// The fixed conditions of a game.
@@ -48,15 +49,6 @@ impl Played {
             None => "1/2-1/2",
         }
     }
-}
-
-/// The fullmove number of a FEN: its last number field, 1 when there is none.
-fn fullmove_number(fen: &str) -> u32 {
-    fen.split_whitespace()
-        .last()
-        .and_then(|f| f.parse().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(1)
 }
 
 /// Plays one game from `setup_fen` (or the start position), `engines[0]` with White.
@@ -177,17 +169,5 @@ pub fn play<G: Game>(
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fullmove_number_from_fen() {
-        assert_eq!(fullmove_number("8/8/8/8/8/8/8/K6k w - - 0 17"), 17);
-        assert_eq!(fullmove_number("wadfqkfdaw/10 w Qq 0 3"), 3);
-        assert_eq!(fullmove_number("x w - -"), 1);
     }
 }

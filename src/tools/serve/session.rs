@@ -218,13 +218,6 @@ impl<G: SearchGame> Board<G> {
         self.evals.push(eval);
         self.analysis = None;
     }
-
-    fn fullmove_of(fen: &str) -> u32 {
-        fen.split_whitespace()
-            .last()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(1)
-    }
 }
 
 fn color_text(color: Color) -> &'static str {
@@ -305,7 +298,7 @@ impl<G: SearchGame> Session for Board<G> {
             "side_to_move": color_text(self.game.position.side_to_move()),
             "human": color_text(self.human),
             "first_to_move": color_text(self.start.position.side_to_move()),
-            "first_move_number": Self::fullmove_of(&self.start.position.fen()),
+            "first_move_number": crate::tools::pgn::fullmove_number(&self.start.position.fen()),
             "pieces": pieces,
             "moves": self.texts,
             "last_move": self.details.last(),
@@ -529,10 +522,11 @@ impl<G: SearchGame> Session for Board<G> {
             variant: self.variant.name().into(),
             setup_fen: (start_fen != G::START_FEN).then(|| start_fen.clone()),
             first_to_move: Some(self.start.position.side_to_move()),
-            first_move_number: Self::fullmove_of(&start_fen),
+            first_move_number: crate::tools::pgn::fullmove_number(&start_fen),
             moves: self.texts.clone(),
             result: result.map_or("*".to_string(), |r| r.pgn().to_string()),
             termination: result.map(|r| r.reason.to_string()),
+            ..PgnGame::default()
         }
         .to_pgn()
     }
