@@ -723,3 +723,104 @@ fn a_new_analysis_beyond_the_limit_stops_the_oldest() {
         call_to(addr, "DELETE", &format!("/api/games/{id}/analysis"), None);
     }
 }
+
+#[test]
+fn annotate_marks_the_blunder_and_the_graph_takes_its_evaluations() {
+    // White's queen walks into the rook's file; the rook takes it.
+    let fen = "3rk3/8/8/8/8/8/8/4KQ2 w - - 0 1";
+    let (id, _) = new_game(json!({"variant": "chess", "fen": fen}));
+    for mv in ["f1d3", "d8d3"] {
+        let (status, _) = call(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(json!({ "move": mv })),
+        );
+        assert_eq!(status, 200);
+    }
+    let path = format!("/api/games/{id}/annotate");
+    let (status, state) = call("POST", &path, Some(json!({"nodes": 5000})));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["annotated"], 2);
+    let notes = state["notes"].as_array().expect("notes");
+    assert_eq!(notes.len(), 2);
+    assert_eq!(
+        (&notes[0]["symbol"], &notes[0]["judgement"]),
+        (&json!("??"), &json!("blunder")),
+        "{state}"
+    );
+    assert!(notes[0]["loss"].as_f64().is_some_and(|l| l > 0.3));
+    let best = notes[0]["best"][0].as_str().expect("the better line");
+    assert_ne!(best, "f1d3");
+    assert_eq!(
+        notes[1]["symbol"],
+        Value::Null,
+        "taking the queen is no mistake"
+    );
+    // The graph now shows the evaluations the marks come from: White stood well, then lost.
+    let evals = state["evals"].as_array().expect("evals");
+    assert_eq!(evals.len(), 3);
+    assert!(evals
+        .iter()
+        .all(|e| e["depth"].is_null() && e["score"].is_object()));
+    let expected = |i: usize| evals[i]["expected"].as_f64().expect("expected score");
+    assert!(expected(0) > 0.7 && expected(2) < 0.3, "{:?}", evals);
+    let accuracy = &state["accuracy"];
+    assert!(
+        accuracy["w"].as_f64() < accuracy["b"].as_f64(),
+        "{accuracy}"
+    );
+    // Undo keeps the notes of the moves still played; a new move has none yet.
+    call(
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(json!({"plies": 1})),
+    );
+    let (_, state) = call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "e8e7"})),
+    );
+    assert_eq!(state["notes"][0]["symbol"], "??");
+    assert_eq!(state["notes"][1], Value::Null);
+
+    for body in [
+        r#"{"nodes":0}"#,
+        r#"{"nodes":"many"}"#,
+        r#"{"nodes":10000001}"#,
+        r#"{"movetime":0}"#,
+        r#"{"movetime":30001}"#,
+        r#"{"depth":41}"#,
+        r#"{"depth":-2}"#,
+        r#"{"nodes":100,"depth":3}"#,
+        "[]",
+    ] {
+        assert_error("POST", &path, Some(body), 400);
+    }
+    assert_error("POST", "/api/games/999999/annotate", Some("{}"), 404);
+}
+
+/// The annotator searches without the game's lock: the game is answered meanwhile.
+#[test]
+fn a_game_being_annotated_still_answers() {
+    let (id, _) = new_game(json!({"variant": "skak"}));
+    call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "a2a3"})),
+    );
+    let path = format!("/api/games/{id}/annotate");
+    let annotation =
+        std::thread::spawn(move || call("POST", &path, Some(json!({"movetime": 600}))));
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    let (status, _) = call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200);
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
+    let (status, state) = annotation.join().expect("the annotation's answer");
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["annotated"], 1);
+}

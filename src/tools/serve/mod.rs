@@ -15,6 +15,7 @@ pub mod guard;
 pub mod session;
 
 use crate::core::Color;
+use crate::tools::analyze::Limit;
 use crate::variants::Variant;
 use guard::Guard;
 use serde_json::{json, Value};
@@ -22,7 +23,7 @@ use session::{new_session, Session, Strength};
 use std::collections::HashMap;
 use std::io::Read;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -37,6 +38,11 @@ const WORKERS: usize = 4;
 /// The most analyses thinking at once, over all games; starting one more stops the oldest
 /// (a local board has one or two pages open, and each analysis keeps a core busy).
 pub const MAX_ANALYSES: usize = 2;
+/// The most annotations running at once: each holds a request thread for up to a minute,
+/// and the others must stay free for the boards.
+pub const MAX_ANNOTATIONS: usize = WORKERS / 2;
+/// The most nodes per position an annotation may ask for.
+pub const MAX_ANNOTATE_NODES: u64 = 10_000_000;
 /// The most time one `evaluate` request spends on evaluations; the page asks again for the
 /// rest.
 const EVALUATE_BUDGET: Duration = Duration::from_secs(2);
@@ -91,6 +97,8 @@ pub struct App {
     /// The analyses started, oldest first, with their games: what [`MAX_ANALYSES`] counts.
     /// Stopping one by its handle needs no game's lock, which an engine reply may hold.
     analyses: Mutex<Vec<(u64, analysis::Handle)>>,
+    /// Annotations running now (see [`MAX_ANNOTATIONS`]).
+    annotating: AtomicUsize,
 }
 
 impl Default for App {
@@ -109,6 +117,7 @@ impl App {
             next_id: AtomicU64::new(1),
             tick: AtomicU64::new(0),
             analyses: Mutex::new(Vec::new()),
+            annotating: AtomicUsize::new(0),
         }
     }
 
@@ -216,6 +225,7 @@ impl App {
                         Ok(value)
                     }),
                     "analysis" => self.analyse(id, &request),
+                    "annotate" => self.annotate(id, &request),
                     _ => Reply::error(404, format!("no such action '{}'", action.escape_debug())),
                 }
             }
@@ -357,6 +367,33 @@ impl App {
         })
     }
 
+    /// Annotates game `id`: the annotator's search of every position runs without the
+    /// game's lock (other requests to the game are answered meanwhile), bounded by
+    /// [`session::MAX_ANNOTATE_MS`] in all.
+    fn annotate(&self, id: &str, request: &Value) -> Reply {
+        let limit = match annotate_limit(request) {
+            Ok(limit) => limit,
+            Err(reply) => return reply,
+        };
+        let session = match self.find(id) {
+            Ok((_, session)) => session,
+            Err(reply) => return reply,
+        };
+        let Some(_slot) = Slot::take(&self.annotating, MAX_ANNOTATIONS) else {
+            return Reply::error(
+                429,
+                format!("{MAX_ANNOTATIONS} annotations are running; try again when one is done"),
+            );
+        };
+        let job = lock(&session).annotation_job(limit);
+        let annotation = job();
+        let mut s = lock(&session);
+        let annotated = s.take_annotation(annotation);
+        let mut value = state(id, &**s);
+        value["annotated"] = json!(annotated);
+        Reply::json(200, value)
+    }
+
     fn analyses_list(&self) -> std::sync::MutexGuard<'_, Vec<(u64, analysis::Handle)>> {
         // Poisoned only by a panic between two list operations; the list is still whole.
         self.analyses.lock().unwrap_or_else(|p| p.into_inner())
@@ -387,6 +424,71 @@ impl App {
             value["undone"] = json!(taken);
             Ok(value)
         })
+    }
+}
+
+/// One of at most `most` places, counted in `count` and given back when dropped (also when
+/// the work in it panics).
+struct Slot<'a>(&'a AtomicUsize);
+
+impl<'a> Slot<'a> {
+    fn take(count: &'a AtomicUsize, most: usize) -> Option<Slot<'a>> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < most).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(count))
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The annotator's limit per position: `nodes`, `movetime` or `depth`, at most one of them;
+/// [`session::ANNOTATE_NODES`] when none is given.
+fn annotate_limit(request: &Value) -> Result<Limit, Reply> {
+    let given: Vec<(&str, &Value)> = ["nodes", "movetime", "depth"]
+        .into_iter()
+        .filter_map(|key| request.get(key).map(|value| (key, value)))
+        .collect();
+    let within = |value: &Value, most: u64| value.as_u64().filter(|n| (1..=most).contains(n));
+    match given.as_slice() {
+        [] => Ok(Limit::Nodes(session::ANNOTATE_NODES)),
+        [("nodes", n)] => within(n, MAX_ANNOTATE_NODES)
+            .map(Limit::Nodes)
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!("'nodes' must be from 1 to {MAX_ANNOTATE_NODES}"),
+                )
+            }),
+        [("movetime", ms)] => within(ms, session::MAX_MOVETIME_MS)
+            .map(Limit::MoveTime)
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!(
+                        "'movetime' must be from 1 to {} ms",
+                        session::MAX_MOVETIME_MS
+                    ),
+                )
+            }),
+        [("depth", d)] => within(d, session::MAX_DEPTH as u64)
+            .map(|d| Limit::Depth(d as i32))
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!("'depth' must be from 1 to {}", session::MAX_DEPTH),
+                )
+            }),
+        _ => Err(Reply::error(
+            400,
+            "give at most one of 'nodes', 'movetime' and 'depth'",
+        )),
     }
 }
 

@@ -5,11 +5,13 @@
 use super::analysis::{Analysis, Handle};
 use crate::core::fen::parse_board;
 use crate::core::game::parse_move;
-use crate::core::{split_move_squares, square_name, Color, GameState, Move};
+use crate::core::{split_move_squares, square_name, Color, GameResult, GameState, Move};
 use crate::search::{
     score_text, search, search_quietly, Clock, Limits, Reporter, SearchGame, Settings, Shared,
 };
-use crate::tools::analyze::Score;
+use crate::tools::analyze::{Limit, Score};
+use crate::tools::annotate::game::{analyse_game, notes, MoveNote, PositionEval};
+use crate::tools::annotate::judge::{self, Judgement};
 use crate::tools::pgn::PgnGame;
 use crate::variants::{Duck, Jetan, Variant};
 use serde_json::{json, Value};
@@ -33,50 +35,97 @@ const EVAL_MAX_MS: u64 = 500;
 /// which positions were evaluated before.
 const EVAL_HASH_MB: usize = 1;
 
-/// What a position of the game is worth, from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Evaluation {
-    /// A search's score, from White's view, and the depth it completed.
-    Searched { white: Score, depth: i32 },
-    /// The game is over there.
-    Over { winner: Option<Color> },
+/// Nodes per position when the page asks for the game's annotation without a limit: more
+/// than a graph point's short search, and still a few seconds for a whole game.
+pub const ANNOTATE_NODES: u64 = 50_000;
+/// The most time one annotation may take in all (each position gets its share).
+pub const MAX_ANNOTATE_MS: u64 = 60_000;
+/// The annotator's table, kept from one position of the game to the next.
+const ANNOTATE_HASH_MB: usize = 16;
+
+/// What a position of the game is worth: the annotator's record of it (side to move and
+/// score, or the result), which gives White's view and expected score, and the depth of
+/// the search when it is known.
+#[derive(Clone, Debug, PartialEq)]
+struct Evaluation {
+    position: PositionEval,
+    depth: Option<i32>,
 }
 
 impl Evaluation {
-    /// The search's `score` (internal units) of the side `side` to move at depth `depth`.
+    /// The search's `score` (internal units) of the side `side` to move, at depth `depth`.
     fn searched(score: i32, side: Color, depth: i32) -> Evaluation {
-        Evaluation::Searched {
-            white: white_view(score_of(score), side),
-            depth,
+        Evaluation {
+            position: PositionEval {
+                side,
+                score: Some(score_of(score)),
+                result: None,
+                pv: Vec::new(),
+                played: None,
+            },
+            depth: Some(depth),
         }
     }
 
-    fn json(self) -> Value {
-        match self {
-            Evaluation::Searched { white, depth } => json!({
-                "eval": white_text(white),
-                "score": score_json(white),
-                "depth": depth,
-            }),
-            Evaluation::Over { winner } => json!({
-                "eval": match winner {
-                    Some(Color::White) => "1-0",
-                    Some(Color::Black) => "0-1",
-                    None => "1/2-1/2",
-                },
-                "score": null,
-                "winner": winner.map(color_text),
-            }),
+    /// A position where the game is over.
+    fn over(result: GameResult, side: Color) -> Evaluation {
+        Evaluation {
+            position: PositionEval {
+                side,
+                score: None,
+                result: Some(result),
+                pv: Vec::new(),
+                played: None,
+            },
+            depth: None,
         }
     }
+
+    fn json(&self) -> Value {
+        let white = self.position.white_score();
+        let result = self.position.result;
+        let text = match (white, result) {
+            (Some(white), _) => white_text(white),
+            (None, Some(result)) => result.pgn().to_string(),
+            (None, None) => "?".to_string(),
+        };
+        json!({
+            "eval": text,
+            "score": white.map(score_json),
+            "expected": self.position.white_expected(),
+            "depth": self.depth,
+            "winner": result.and_then(|r| r.winner).map(color_text),
+        })
+    }
+}
+
+/// The annotator's evaluations of a game's positions, to be taken in by
+/// [`Session::take_annotation`].
+pub struct Annotation {
+    /// The moves it analysed (the game may have gone on or back since).
+    moves: Vec<String>,
+    /// Its evaluation of every position of them, the start first.
+    evals: Vec<PositionEval>,
+}
+
+/// The annotator's work on a game as it stood, to be run without the game's lock.
+pub type AnnotationJob = Box<dyn FnOnce() -> Annotation + Send>;
+
+fn note_json(note: &MoveNote) -> Value {
+    json!({
+        "judgement": note.judgement.map(Judgement::name),
+        "symbol": note.judgement.map(Judgement::symbol),
+        "loss": (note.loss * 1000.0).round() / 1000.0,
+        "eval": note.white_eval.map(white_text),
+        "best": note.best,
+    })
 }
 
 /// A short search of one position for the graph (or its result, if the game is over there).
 fn evaluate_position<G: SearchGame>(game: &GameState<G>) -> Option<Evaluation> {
+    let side = game.position.side_to_move();
     if let Some(result) = game.result() {
-        return Some(Evaluation::Over {
-            winner: result.winner,
-        });
+        return Some(Evaluation::over(result, side));
     }
     let limits = Limits {
         nodes: Some(EVAL_NODES),
@@ -85,7 +134,6 @@ fn evaluate_position<G: SearchGame>(game: &GameState<G>) -> Option<Evaluation> {
     };
     let shared = Shared::new(EVAL_HASH_MB);
     let outcome = search_quietly(game, &limits, &Settings::default(), &shared);
-    let side = game.position.side_to_move();
     (outcome.depth > 0).then(|| Evaluation::searched(outcome.score, side, outcome.depth))
 }
 
@@ -125,6 +173,13 @@ pub trait Session: Send {
     /// The analysis as it stands: whether it runs, and its lines with scores, White's view
     /// and first move (see docs/serve.md).
     fn analysis(&self) -> Value;
+    /// The work of annotating the game as it stands, `limit` per position (and a share of
+    /// [`MAX_ANNOTATE_MS`] at most): to be run without the game's lock, its result given to
+    /// [`Session::take_annotation`].
+    fn annotation_job(&self, limit: Limit) -> AnnotationJob;
+    /// Takes in an annotation: the notes (`?!`, `?`, `??`) and evaluations of the moves that
+    /// are still played as it saw them; returns how many moves that is.
+    fn take_annotation(&mut self, annotation: Annotation) -> usize;
     /// The game as PGN (the same writer as the match runner).
     fn pgn(&self) -> String;
 }
@@ -147,6 +202,8 @@ pub struct Board<G: SearchGame> {
     /// The analysis of the current position, if one was started. Whatever changes the
     /// position drops it, which stops its search.
     analysis: Option<Analysis>,
+    /// The annotator's note on every move (index: the move's), `None` until annotated.
+    notes: Vec<Option<MoveNote>>,
 }
 
 impl<G: SearchGame> Board<G> {
@@ -166,6 +223,7 @@ impl<G: SearchGame> Board<G> {
             human,
             evals: vec![None],
             analysis: None,
+            notes: Vec::new(),
         })
     }
 
@@ -206,6 +264,7 @@ impl<G: SearchGame> Board<G> {
         self.texts.truncate(keep);
         self.details.truncate(keep);
         self.evals.truncate(keep + 1);
+        self.notes.truncate(keep);
         self.analysis = None;
     }
 
@@ -216,7 +275,26 @@ impl<G: SearchGame> Board<G> {
         self.moves.push(mv);
         self.texts.push(text);
         self.evals.push(eval);
+        self.notes.push(None);
         self.analysis = None;
+    }
+
+    /// Each side's accuracy (0-100) over its annotated moves; `null` before any annotation.
+    fn accuracy(&self) -> Value {
+        if self.notes.iter().all(Option::is_none) {
+            return Value::Null;
+        }
+        let of = |side: Color| {
+            let losses: Vec<f64> = self
+                .notes
+                .iter()
+                .flatten()
+                .filter(|n| n.mover == side)
+                .map(|n| n.loss)
+                .collect();
+            (judge::accuracy(&losses) * 10.0).round() / 10.0
+        };
+        json!({ "w": of(Color::White), "b": of(Color::Black) })
     }
 }
 
@@ -303,7 +381,9 @@ impl<G: SearchGame> Session for Board<G> {
             "moves": self.texts,
             "last_move": self.details.last(),
             "result": result,
-            "evals": self.evals.iter().map(|e| e.map(Evaluation::json)).collect::<Vec<_>>(),
+            "evals": self.evals.iter().map(|e| e.as_ref().map(Evaluation::json)).collect::<Vec<_>>(),
+            "notes": self.notes.iter().map(|n| n.as_ref().map(note_json)).collect::<Vec<_>>(),
+            "accuracy": self.accuracy(),
         })
     }
 
@@ -404,14 +484,14 @@ impl<G: SearchGame> Session for Board<G> {
         let searched =
             (outcome.depth > 0).then(|| Evaluation::searched(outcome.score, side, outcome.depth));
         if let Some(slot) = self.evals.last_mut() {
-            *slot = slot.or(searched);
+            if slot.is_none() {
+                *slot = searched.clone();
+            }
         }
         let mut after = self.game.clone();
         after.play(best);
         let eval = match after.result() {
-            Some(result) => Some(Evaluation::Over {
-                winner: result.winner,
-            }),
+            Some(result) => Some(Evaluation::over(result, after.position.side_to_move())),
             None => searched,
         };
         self.push_move(best, text.clone(), eval);
@@ -503,6 +583,43 @@ impl<G: SearchGame> Session for Board<G> {
             "elapsed_ms": progress.elapsed.as_millis() as u64,
             "lines": lines,
         })
+    }
+
+    fn annotation_job(&self, limit: Limit) -> AnnotationJob {
+        let mut limits = limit.limits();
+        let share = MAX_ANNOTATE_MS / (self.moves.len() as u64 + 1);
+        limits.movetime = Some(limits.movetime.unwrap_or(share).min(share).max(1));
+        let (start, moves, texts) = (self.start.clone(), self.moves.clone(), self.texts.clone());
+        Box::new(move || {
+            let shared = Shared::new(ANNOTATE_HASH_MB);
+            Annotation {
+                evals: analyse_game(&start, &moves, &limits, &shared),
+                moves: texts,
+            }
+        })
+    }
+
+    fn take_annotation(&mut self, annotation: Annotation) -> usize {
+        // The same moves from the same start are the same positions.
+        let same = annotation
+            .moves
+            .iter()
+            .zip(&self.texts)
+            .take_while(|(a, b)| a == b)
+            .count();
+        for (i, note) in notes(&annotation.evals).into_iter().take(same).enumerate() {
+            self.notes[i] = Some(note);
+        }
+        // The graph shows the evaluations the judgements were made from.
+        for (i, position) in annotation.evals.into_iter().take(same + 1).enumerate() {
+            if position.score.is_some() || position.result.is_some() {
+                self.evals[i] = Some(Evaluation {
+                    position,
+                    depth: None,
+                });
+            }
+        }
+        same
     }
 
     fn pgn(&self) -> String {
