@@ -293,6 +293,28 @@ test("the graph has a point per position; Analyse draws live lines and arrows un
   assert.deepEqual(server.lines, []);
 });
 
+test("annotate marks the blunder, coloured, in the move list and on the graph", async () => {
+  // White's queen walks into the rook's file; the engine takes it.
+  await fromFen("chess", "3rk3/8/8/8/8/8/8/4KQ2 w - - 0 1");
+  await playByClicks("f1", "d3");
+  assert.deepEqual(await moveList(), ["f1d3", "d8d3"]);
+  assert.equal(await page.$("#moves .nag"), null, "no marks before annotating");
+  await page.click("#annotate");
+  await page.waitForSelector("#moves .nag");
+  const nags = await page.$$eval("#moves .ply", (e) => e.map((p) => p.querySelector(".nag")?.textContent ?? ""));
+  assert.deepEqual(nags, ["??", ""]);
+  assert.equal(await page.$eval("#moves .nag", (e) => getComputedStyle(e).color), "rgb(208, 32, 32)");
+  assert.deepEqual(await page.$$eval("#graph .mark", (e) => e.map((m) => `${m.dataset.ply} ${m.classList}`)),
+    ["1 mark blunder"]);
+  assert.match(await page.textContent("#annotate-status"),
+    /^Accuracy: White \d+ · Black \d+ — 0 inaccuracies, 0 mistakes, 1 blunder$/);
+  // The graph shows the annotator's evaluations: White was winning, then lost.
+  const heights = await page.$$eval("#graph .point", (e) => e.map((p) => Number(p.getAttribute("cy"))));
+  assert.equal(heights.length, 3);
+  assert.ok(heights[0] < 60 && heights[2] > 60, `${heights}`);
+  await page.screenshot({ path: path.join(shots, "chess-annotated.png"), fullPage: true });
+});
+
 test("the page raised no script errors", () => {
   assert.deepEqual(pageErrors, []);
 });
