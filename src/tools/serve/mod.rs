@@ -6,7 +6,9 @@
 //! HTTP is served by `tiny_http`: a synchronous HTTP/1.1 server with four small
 //! dependencies and no async runtime, which is all a local single-user board needs.
 //! A few worker threads share the listener, so a long engine think in one game does not
-//! block another. Every request is answered; a bad one gets `{"error": "..."}` and a 4xx.
+//! block another. Analyses run on threads of their own ([`analysis`]), annotations without
+//! their game's lock, so neither holds up the game they are about. Every request is
+//! answered; a bad one gets `{"error": "..."}` and a 4xx.
 //!
 //! [`PgnGame`]: crate::tools::pgn::PgnGame
 
@@ -45,7 +47,7 @@ pub const MAX_ANNOTATIONS: usize = WORKERS / 2;
 pub const MAX_ANNOTATE_NODES: u64 = 10_000_000;
 /// The most time one `evaluate` request spends on evaluations; the page asks again for the
 /// rest.
-const EVALUATE_BUDGET: Duration = Duration::from_secs(2);
+const EVALUATE_BUDGET: Duration = Duration::from_secs(1);
 
 /// An HTTP answer.
 #[derive(Debug, Clone)]
