@@ -3,6 +3,8 @@
 //! chess, by python-chess), the same whatever the number of jobs, and a second annotation of
 //! the annotated file changes nothing; unreadable games are named and skipped.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use thoat::tools::pgn::read::{read_games, PgnRecord};
@@ -12,10 +14,7 @@ const THOAT: &str = env!("CARGO_BIN_EXE_thoat");
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("thoat-annotate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    common::scratch("annotate", name)
 }
 
 /// Plays `games` quick games of `variant` between two thoat instances; returns the PGN file.
@@ -61,6 +60,14 @@ fn annotate(args: &[&str]) -> Output {
         .expect("run thoat annotate")
 }
 
+/// `thoat annotate` that must succeed: its standard output and error.
+fn annotate_ok(args: &[&str]) -> (String, String) {
+    let out = annotate(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "annotate {args:?}: {stderr}");
+    (String::from_utf8_lossy(&out.stdout).to_string(), stderr)
+}
+
 fn games_of(path: &Path) -> Vec<PgnRecord> {
     let text = std::fs::read_to_string(path).expect("read PGN");
     read_games(&text)
@@ -78,7 +85,7 @@ fn games_of_every_variant_are_annotated_and_read_back() {
         let output = dir.join(format!("{name}-annotated.pgn"));
         let summary = dir.join(format!("{name}.csv"));
         let svg = dir.join(format!("{name}-svg"));
-        let out = annotate(&[
+        let (_, stderr) = annotate_ok(&[
             "--variant",
             name,
             "--input",
@@ -94,8 +101,6 @@ fn games_of_every_variant_are_annotated_and_read_back() {
             "--svg",
             svg.to_str().unwrap(),
         ]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{name}: {stderr}");
         assert!(
             stderr.contains(&format!("annotate {name}: 4 games")),
             "{stderr}"
@@ -134,27 +139,19 @@ fn games_of_every_variant_are_annotated_and_read_back() {
         assert_eq!(rows.len(), 1 + 2 * 4, "{name}: {rows:?}");
         assert!(rows[0].starts_with("game,side,player,moves,inaccuracies"));
         assert!(rows[1].starts_with("1,white,"), "{rows:?}");
-        for (i, game) in annotated.iter().enumerate() {
-            let graph = std::fs::read_to_string(svg.join(format!("game-{:03}.svg", i + 1)))
+        // One graph per game, with a marker for every judged move.
+        let mut markers = 0;
+        for i in 1..=annotated.len() {
+            let graph = std::fs::read_to_string(svg.join(format!("game-{i:03}.svg")))
                 .expect("one SVG per game");
             assert!(graph.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-            let points = graph
-                .split("points=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap();
-            // One point per position (moves + 1) and two on the base line.
-            assert_eq!(
-                points.split(' ').count(),
-                game.moves.len() + 3,
-                "{name} game {i}"
-            );
+            assert!(graph.contains("<polygon class=\"white-share\""));
+            markers += graph.matches("<circle class=").count();
         }
+        assert_eq!(markers, text.matches("; best ").count(), "{name}");
         // Annotating the annotated file reads it back and changes nothing.
         let again = dir.join(format!("{name}-again.pgn"));
-        let out = annotate(&[
+        annotate_ok(&[
             "--variant",
             name,
             "--input",
@@ -164,11 +161,6 @@ fn games_of_every_variant_are_annotated_and_read_back() {
             "--output",
             again.to_str().unwrap(),
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
         assert_eq!(
             std::fs::read_to_string(&again).unwrap(),
             text,
@@ -184,13 +176,7 @@ fn a_blunder_is_marked_with_the_better_line() {
     // 3. Qxf7+ gives the queen for a pawn.
     let pgn = "[White \"w\"]\n[Black \"b\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 *\n";
     std::fs::write(&input, pgn).unwrap();
-    let out = annotate(&["--input", input.to_str().unwrap(), "--depth", "6"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (text, _) = annotate_ok(&["--input", input.to_str().unwrap(), "--depth", "6"]);
     assert!(text.contains("3. h5f7??"), "{text}");
     assert!(text.contains("Blunder; best "), "{text}");
     // The better line replaces the blunder: a variation that starts with move 3.
@@ -209,9 +195,7 @@ fn unreadable_games_are_named_and_skipped() {
         [Round \"4\"]\n\n1. Nf3 *\n\n\
         [Round \"5\"]\n\n1. d4 { never closed\n\n[Round \"6\"]\n\n1. e4 *\n";
     std::fs::write(&input, pgn).unwrap();
-    let out = annotate(&["--input", input.to_str().unwrap(), "--nodes", "200"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (stdout, stderr) = annotate_ok(&["--input", input.to_str().unwrap(), "--nodes", "200"]);
     assert!(
         stderr.contains("game 2: line 5, ply 3 ('e1e3')"),
         "{stderr}"
@@ -225,7 +209,7 @@ fn unreadable_games_are_named_and_skipped() {
         stderr.contains("annotate chess: 2 games (3 skipped)"),
         "{stderr}"
     );
-    let games = read_games(&String::from_utf8_lossy(&out.stdout));
+    let games = read_games(&stdout);
     let rounds: Vec<_> = games
         .iter()
         .map(|g| g.as_ref().unwrap().tag("Round").unwrap_or("").to_string())
@@ -255,7 +239,7 @@ fn python_chess_reads_the_annotated_games_and_their_evaluations() {
     let dir = scratch("python");
     let input = match_pgn(Variant::Chess, 20, &dir);
     let output = dir.join("annotated.pgn");
-    let out = annotate(&[
+    annotate_ok(&[
         "--input",
         input.to_str().unwrap(),
         "--nodes",
@@ -265,11 +249,6 @@ fn python_chess_reads_the_annotated_games_and_their_evaluations() {
         "--output",
         output.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let ours: Vec<(usize, usize)> = games_of(&output)
         .iter()
         .map(|g| (g.moves.len(), 0))

@@ -2,6 +2,8 @@
 //! PGN must replay legally to the result it states, and the referee's verdicts on engines
 //! that play an illegal move, crash, or never answer.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use thoat::core::{Color, GameState};
@@ -12,10 +14,7 @@ const THOAT: &str = env!("CARGO_BIN_EXE_thoat");
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("thoat-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    common::scratch("match", name)
 }
 
 fn thoat_match(args: &[&str]) -> Output {

@@ -369,13 +369,7 @@ impl<'a, G: Game> Annotated<'a, G> {
             .iter()
             .map(|note| MoveComment {
                 suffix: note.judgement.map(Judgement::symbol),
-                comment: note.white_eval.map(|score| {
-                    let mut text = format!("[%eval {}]", eval_text(score));
-                    if let (Some(j), Some(best)) = (note.judgement, note.best.first()) {
-                        text.push_str(&format!(" {}; best {best}", capitalised(j.name())));
-                    }
-                    text
-                }),
+                comment: move_comment(note),
                 variation: note.best.iter().take(VARIATION_PLIES).cloned().collect(),
             })
             .collect();
@@ -442,6 +436,23 @@ pub fn eval_text(score: Score) -> String {
         Score::Cp(cp) => format!("{:.2}", f64::from(cp) / 100.0),
         Score::Mate(n) => format!("#{n}"),
     }
+}
+
+/// The comment after a move: its evaluation, and at a judged move what it was and the best
+/// move (`[%eval -1.37] Blunder; best c4b4`); `None` for nothing to say.
+fn move_comment(note: &MoveNote) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(score) = note.white_eval {
+        parts.push(format!("[%eval {}]", eval_text(score)));
+    }
+    if let Some(judgement) = note.judgement {
+        let mut text = capitalised(judgement.name());
+        if let Some(best) = note.best.first() {
+            text.push_str(&format!("; best {best}"));
+        }
+        parts.push(text);
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 fn capitalised(word: &str) -> String {
