@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::OnceLock;
 use std::time::Duration;
 use thoat::core::{Game, Move};
-use thoat::tools::serve::{Server, MAX_BODY, MAX_GAMES};
+use thoat::tools::serve::{Server, MAX_ANALYSES, MAX_BODY, MAX_GAMES};
 use thoat::variants::Jetan;
 
 /// One server for the whole test binary (tests run in parallel; each uses its own games).
@@ -461,4 +461,366 @@ fn foreign_hosts_and_cross_origin_requests_are_refused() {
         "",
     );
     assert_eq!(status, 200, "{body}");
+}
+
+/// A server of its own, for tests whose analyses must not count against another test's
+/// (the server lets `MAX_ANALYSES` think at once).
+fn own_server() -> SocketAddr {
+    thoat::core::attacks8::init();
+    let server = Server::bind("127.0.0.1", 0).expect("bind");
+    let addr = server.addr().expect("address");
+    std::thread::spawn(move || server.run());
+    addr
+}
+
+/// A JSON request to the server at `addr`.
+fn call_to(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let text = body.map(|b| b.to_string());
+    let (status, _, body) = request_to(addr, method, path, text.as_deref());
+    let value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+    (status, value)
+}
+
+/// Polls the analysis of game `id` until `done` holds for it (at most 30 s).
+fn poll_analysis(addr: SocketAddr, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, analysis) = call_to(addr, "GET", &format!("/api/games/{id}/analysis"), None);
+        assert_eq!(status, 200, "{analysis}");
+        if done(&analysis) {
+            return analysis;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited 30 s; last: {analysis}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn every_position_is_evaluated_and_engine_replies_reuse_their_score() {
+    let (id, state) = new_game(json!({"variant": "chess"}));
+    assert_eq!(state["evals"], json!([null]));
+    let (_, state) = call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "e2e4"})),
+    );
+    assert_eq!(state["evals"], json!([null, null]));
+    let (status, state) = call("POST", &format!("/api/games/{id}/evaluate"), None);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["missing"], 0);
+    let evals = state["evals"].as_array().expect("evals");
+    assert_eq!(evals.len(), 2);
+    for eval in evals {
+        assert!(eval["depth"].as_i64().is_some_and(|d| d >= 1), "{eval}");
+        assert!(eval["score"]["cp"].is_i64(), "{eval}");
+        assert!(eval["eval"]
+            .as_str()
+            .is_some_and(|e| e.starts_with(['+', '-'])));
+    }
+    // The engine's reply: its score is the evaluation of the position after it, White's view.
+    let (_, answer) = call(
+        "POST",
+        &format!("/api/games/{id}/engine"),
+        Some(json!({"depth": 3})),
+    );
+    let evals = answer["state"]["evals"].as_array().expect("evals").clone();
+    assert_eq!(evals.len(), 3);
+    assert_eq!(
+        evals[1], state["evals"][1],
+        "an evaluation once made is kept"
+    );
+    assert_eq!(evals[2]["eval"], answer["reply"]["eval"]);
+    assert_eq!(evals[2]["depth"], 3);
+    let (_, state) = call(
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(json!({"plies": 1})),
+    );
+    assert_eq!(state["evals"].as_array().map(Vec::len), Some(2));
+
+    // Mates from White's view whoever moves, and a finished game's result.
+    for (fen, capture, mate, result) in [
+        ("3k3/7/7/7/7/7/3QK2 w - - 0 1", "d1d7", 1, "1-0"),
+        ("3q2k/7/7/7/7/7/3K3 b - - 0 1", "d7d1", -1, "0-1"),
+    ] {
+        let (id, _) = new_game(json!({"variant": "skak", "fen": fen}));
+        call(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(json!({ "move": capture })),
+        );
+        let (_, state) = call("POST", &format!("/api/games/{id}/evaluate"), None);
+        let evals = &state["evals"];
+        let first = match state["moves"].as_array().map(Vec::len) {
+            Some(1) => &evals[0],
+            _ => panic!("{capture} not played from {fen}: {state}"),
+        };
+        assert_eq!(first["score"], json!({ "mate": mate }), "{fen}");
+        let text = if mate > 0 { "#1" } else { "#-1" };
+        assert_eq!(first["eval"], text);
+        assert_eq!(evals[1]["eval"], result, "{fen}");
+        assert_eq!(evals[1]["score"], Value::Null);
+    }
+    assert_error("POST", "/api/games/999999/evaluate", Some("{}"), 404);
+}
+
+#[test]
+fn analysis_lines_arrive_live_and_stop_when_the_position_changes() {
+    let addr = own_server();
+    let (status, state) = call_to(
+        addr,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "chess"})),
+    );
+    assert_eq!(status, 201);
+    let id = state["id"].as_str().expect("id").to_string();
+    let path = format!("/api/games/{id}/analysis");
+    let (status, started) = call_to(addr, "POST", &path, Some(json!({"multipv": 3})));
+    assert_eq!(status, 200, "{started}");
+    assert_eq!(
+        (&started["running"], &started["multipv"]),
+        (&json!(true), &json!(3))
+    );
+    // Three lines, numbered 1 to 3, each with a different first move.
+    let three = poll_analysis(addr, &id, |a| {
+        a["lines"].as_array().map(Vec::len) == Some(3)
+    });
+    let lines = three["lines"].as_array().expect("lines");
+    let mut firsts = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        assert_eq!(line["multipv"], k + 1);
+        assert!(line["depth"].as_i64().is_some_and(|d| d >= 1), "{line}");
+        assert!(line["score"]["cp"].is_i64() || line["score"]["mate"].is_i64());
+        assert!(line["eval"]
+            .as_str()
+            .is_some_and(|e| e.starts_with(['+', '-', '#'])));
+        let first = line["pv"][0].as_str().expect("a move").to_string();
+        let described = &line["move"];
+        assert_eq!(described["text"], first.as_str());
+        assert_eq!(
+            format!(
+                "{}{}",
+                described["from"].as_str().unwrap_or(""),
+                described["to"].as_str().unwrap_or("")
+            ),
+            first
+        );
+        firsts.push(first);
+    }
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{three}");
+    assert_eq!(three["fen"], state["fen"]);
+    // Live: deeper lines keep coming while it runs.
+    let depth = three["depth"].as_i64().expect("depth");
+    poll_analysis(addr, &id, |a| a["depth"].as_i64() > Some(depth));
+
+    // A move while it thinks is answered at once and stops it.
+    let started = std::time::Instant::now();
+    let (status, _) = call_to(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "e2e4"})),
+    );
+    assert_eq!(status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let (_, after) = call_to(addr, "GET", &path, None);
+    assert_eq!(after["running"], false, "{after}");
+    assert_eq!(after["lines"], json!([]));
+    assert_ne!(after["fen"], three["fen"]);
+
+    // A short analysis ends by itself and keeps its lines; off forgets them.
+    let (status, _) = call_to(addr, "POST", &path, Some(json!({"movetime": 150})));
+    assert_eq!(status, 200);
+    let ended = poll_analysis(addr, &id, |a| a["running"] == false);
+    assert_eq!(ended["multipv"], 1);
+    assert_eq!(ended["lines"].as_array().map(Vec::len), Some(1), "{ended}");
+    let (status, off) = call_to(addr, "DELETE", &path, None);
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&off["running"], &off["lines"]),
+        (&json!(false), &json!([]))
+    );
+    // Undo and a new analysis of the new position: undo stops it too.
+    call_to(addr, "POST", &path, Some(json!({"multipv": 2})));
+    poll_analysis(addr, &id, |a| {
+        !a["lines"].as_array().is_some_and(Vec::is_empty)
+    });
+    call_to(addr, "POST", &format!("/api/games/{id}/undo"), None);
+    let (_, after) = call_to(addr, "GET", &path, None);
+    assert_eq!(
+        (&after["running"], &after["fen"]),
+        (&json!(false), &state["fen"])
+    );
+}
+
+#[test]
+fn bad_analysis_requests_get_a_json_error() {
+    let (id, _) = new_game(json!({"variant": "jetan"}));
+    let path = format!("/api/games/{id}/analysis");
+    for body in [
+        r#"{"multipv":0}"#,
+        r#"{"multipv":4}"#,
+        r#"{"multipv":"two"}"#,
+        r#"{"multipv":1.5}"#,
+        r#"{"movetime":0}"#,
+        r#"{"movetime":-1}"#,
+        r#"{"movetime":60001}"#,
+        r#"{"movetime":null}"#,
+        "[3]",
+        "{oops",
+    ] {
+        let error = assert_error("POST", &path, Some(body), 400);
+        assert!(!error.is_empty(), "{body}");
+    }
+    // Nothing was started by them.
+    let (_, analysis) = call("GET", &path, None);
+    assert_eq!(analysis["running"], false);
+    for method in ["GET", "POST", "DELETE"] {
+        assert_error(method, "/api/games/999999/analysis", Some("{}"), 404);
+        assert_error(method, "/api/games/x/analysis", Some("{}"), 404);
+    }
+    // A finished game has nothing to analyse.
+    let (id, _) = new_game(json!({"variant": "skak", "fen": "3k3/7/7/7/7/7/3QK2 w - - 0 1"}));
+    call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "d1d7"})),
+    );
+    let error = assert_error(
+        "POST",
+        &format!("/api/games/{id}/analysis"),
+        Some("{}"),
+        409,
+    );
+    assert!(error.contains("over"), "{error}");
+}
+
+#[test]
+fn a_new_analysis_beyond_the_limit_stops_the_oldest() {
+    let addr = own_server();
+    let games: Vec<String> = (0..MAX_ANALYSES + 1)
+        .map(|_| {
+            let (_, state) = call_to(addr, "POST", "/api/games", Some(json!({"variant": "skak"})));
+            let id = state["id"].as_str().expect("id").to_string();
+            let (status, _) = call_to(addr, "POST", &format!("/api/games/{id}/analysis"), None);
+            assert_eq!(status, 200);
+            id
+        })
+        .collect();
+    poll_analysis(addr, &games[0], |a| a["running"] == false);
+    for id in &games[1..] {
+        let (_, analysis) = call_to(addr, "GET", &format!("/api/games/{id}/analysis"), None);
+        assert_eq!(analysis["running"], true, "{id}: {analysis}");
+        call_to(addr, "DELETE", &format!("/api/games/{id}/analysis"), None);
+    }
+}
+
+#[test]
+fn annotate_marks_the_blunder_and_the_graph_takes_its_evaluations() {
+    // White's queen walks into the rook's file; the rook takes it.
+    let fen = "3rk3/8/8/8/8/8/8/4KQ2 w - - 0 1";
+    let (id, _) = new_game(json!({"variant": "chess", "fen": fen}));
+    for mv in ["f1d3", "d8d3"] {
+        let (status, _) = call(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(json!({ "move": mv })),
+        );
+        assert_eq!(status, 200);
+    }
+    let path = format!("/api/games/{id}/annotate");
+    let (status, state) = call("POST", &path, Some(json!({"nodes": 5000})));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["annotated"], 2);
+    let notes = state["notes"].as_array().expect("notes");
+    assert_eq!(notes.len(), 2);
+    assert_eq!(
+        (&notes[0]["symbol"], &notes[0]["judgement"]),
+        (&json!("??"), &json!("blunder")),
+        "{state}"
+    );
+    assert!(notes[0]["loss"].as_f64().is_some_and(|l| l > 0.3));
+    let best = notes[0]["best"][0].as_str().expect("the better line");
+    assert_ne!(best, "f1d3");
+    assert_eq!(
+        notes[1]["symbol"],
+        Value::Null,
+        "taking the queen is no mistake"
+    );
+    // The graph now shows the evaluations the marks come from: White stood well, then lost.
+    let evals = state["evals"].as_array().expect("evals");
+    assert_eq!(evals.len(), 3);
+    assert!(evals
+        .iter()
+        .all(|e| e["depth"].is_null() && e["score"].is_object()));
+    let expected = |i: usize| evals[i]["expected"].as_f64().expect("expected score");
+    assert!(expected(0) > 0.7 && expected(2) < 0.3, "{:?}", evals);
+    let accuracy = &state["accuracy"];
+    assert!(
+        accuracy["w"].as_f64() < accuracy["b"].as_f64(),
+        "{accuracy}"
+    );
+    // Undo keeps the notes of the moves still played; a new move has none yet.
+    call(
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(json!({"plies": 1})),
+    );
+    let (_, state) = call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "e8e7"})),
+    );
+    assert_eq!(state["notes"][0]["symbol"], "??");
+    assert_eq!(state["notes"][1], Value::Null);
+
+    for body in [
+        r#"{"nodes":0}"#,
+        r#"{"nodes":"many"}"#,
+        r#"{"nodes":10000001}"#,
+        r#"{"movetime":0}"#,
+        r#"{"movetime":30001}"#,
+        r#"{"depth":41}"#,
+        r#"{"depth":-2}"#,
+        r#"{"nodes":100,"depth":3}"#,
+        "[]",
+    ] {
+        assert_error("POST", &path, Some(body), 400);
+    }
+    assert_error("POST", "/api/games/999999/annotate", Some("{}"), 404);
+}
+
+/// The annotator searches without the game's lock: the game is answered meanwhile.
+#[test]
+fn a_game_being_annotated_still_answers() {
+    let (id, _) = new_game(json!({"variant": "skak"}));
+    call(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": "a2a3"})),
+    );
+    let path = format!("/api/games/{id}/annotate");
+    let annotation =
+        std::thread::spawn(move || call("POST", &path, Some(json!({"movetime": 600}))));
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    let (status, _) = call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200);
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
+    let (status, state) = annotation.join().expect("the annotation's answer");
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["annotated"], 1);
 }

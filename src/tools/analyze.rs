@@ -297,7 +297,7 @@ pub(crate) fn search_position<G: SearchGame>(
 }
 
 /// Reads an `info ... multipv k score cp|mate n ... pv m ...` line of the search.
-fn parse_info(info: &str) -> Option<(usize, PvLine)> {
+pub(crate) fn parse_info(info: &str) -> Option<(usize, PvLine)> {
     let tokens: Vec<&str> = info.split_whitespace().collect();
     let (mut depth, mut k, mut score, mut pv) = (None, 1, None, None);
     let mut i = 0;

@@ -234,6 +234,87 @@ test("chess promotion asks for the piece; a capture of the Jarkhan ends skak wit
   assert.equal(await page.$eval("#board .sq", (e) => e.dataset.square), "g1");
 });
 
+/** Plays `from`-`to` by two clicks and waits for the engine's reply. */
+async function playByClicks(from, to) {
+  const plies = (await moveList()).length;
+  await page.click(`[data-square="${from}"]`);
+  await page.waitForSelector(`[data-square="${to}"].target`);
+  await page.click(`[data-square="${to}"]`);
+  await waitForPlies(plies + 2);
+}
+
+const analysisDepth = async () =>
+  Number((await page.textContent("#analysis-status")).match(/depth (\d+)/)?.[1] ?? 0);
+
+test("the graph has a point per position; Analyse draws live lines and arrows until it is off", async () => {
+  await newGame("chess", { depth: 1 });
+  await playByClicks("e2", "e4");
+  await playByClicks("b1", "c3");
+  // Every position of the game gets its evaluation: the start and four plies.
+  await page.waitForFunction(() => document.querySelectorAll("#graph .point").length === 5);
+  assert.equal(await page.$$eval("#graph .point", (e) => e.map((p) => p.dataset.ply).join()), "0,1,2,3,4");
+  // The last point is the engine's reply, with its evaluation (White's view) as the title.
+  const reply = await page.textContent("#engine-info .eval");
+  assert.match(await page.textContent('#graph .point[data-ply="4"] title'), new RegExp(`^2… .*: \\${reply}$`));
+  assert.equal(await page.$$eval("#graph polyline", (e) => e.length), 1);
+
+  await page.check("#analyse");
+  await page.waitForFunction(() => document.querySelectorAll("#analysis-lines .line").length === 3
+      && document.querySelectorAll("#board .arrow").length === 3);
+  // The arrows are the lines' first moves; the lines are of the position on the board.
+  const firsts = await page.$$eval("#analysis-lines .pv", (e) => e.map((p) => p.textContent.split(" ")[0]));
+  const arrows = await page.$$eval("#board .arrow", (e) => e.map((a) => a.dataset.move));
+  assert.deepEqual([...arrows].reverse(), firsts);
+  assert.equal(new Set(firsts).size, 3);
+  assert.equal(await page.getAttribute("body", "data-analysis-fen"), await page.inputValue("#fen-out"));
+  // Live: deeper lines arrive while it thinks.
+  const depth = await analysisDepth();
+  await page.waitForFunction((d) => Number(document.getElementById("analysis-status").textContent
+      .match(/depth (\d+)/)?.[1] ?? 0) > d, depth);
+  await page.screenshot({ path: path.join(shots, "chess-analysis.png"), fullPage: true });
+
+  // A change of position (undo) analyses the new one.
+  const before = await page.inputValue("#fen-out");
+  await page.click("#undo");
+  await page.waitForFunction((fen) => document.getElementById("fen-out").value !== fen
+      && document.body.dataset.analysisFen === document.getElementById("fen-out").value
+      && document.querySelectorAll("#board .arrow").length === 3, before);
+  await page.waitForFunction(() => document.querySelectorAll("#graph .point").length === 3);
+
+  // Off: the lines and arrows go, and the server thinks no more.
+  await page.selectOption("#multipv", "1");
+  await page.waitForFunction(() => document.querySelectorAll("#board .arrow").length === 1);
+  await page.uncheck("#analyse");
+  await page.waitForFunction(() => document.body.dataset.analysis === "off"
+      && !document.querySelector("#board .arrow, #analysis-lines .line"));
+  const id = await page.getAttribute("body", "data-game");
+  const server = await page.evaluate(async (id) => (await fetch(`/api/games/${id}/analysis`)).json(), id);
+  assert.equal(server.running, false);
+  assert.deepEqual(server.lines, []);
+});
+
+test("annotate marks the blunder, coloured, in the move list and on the graph", async () => {
+  // White's queen walks into the rook's file; the engine takes it.
+  await fromFen("chess", "3rk3/8/8/8/8/8/8/4KQ2 w - - 0 1");
+  await playByClicks("f1", "d3");
+  assert.deepEqual(await moveList(), ["f1d3", "d8d3"]);
+  assert.equal(await page.$("#moves .nag"), null, "no marks before annotating");
+  await page.click("#annotate");
+  await page.waitForSelector("#moves .nag");
+  const nags = await page.$$eval("#moves .ply", (e) => e.map((p) => p.querySelector(".nag")?.textContent ?? ""));
+  assert.deepEqual(nags, ["??", ""]);
+  assert.equal(await page.$eval("#moves .nag", (e) => getComputedStyle(e).color), "rgb(208, 32, 32)");
+  assert.deepEqual(await page.$$eval("#graph .mark", (e) => e.map((m) => `${m.dataset.ply} ${m.classList}`)),
+    ["1 mark blunder"]);
+  assert.match(await page.textContent("#annotate-status"),
+    /^Accuracy: White \d+ · Black \d+ — 0 inaccuracies, 0 mistakes, 1 blunder$/);
+  // The graph shows the annotator's evaluations: White was winning, then lost.
+  const heights = await page.$$eval("#graph .point", (e) => e.map((p) => Number(p.getAttribute("cy"))));
+  assert.equal(heights.length, 3);
+  assert.ok(heights[0] < 60 && heights[2] > 60, `${heights}`);
+  await page.screenshot({ path: path.join(shots, "chess-annotated.png"), fullPage: true });
+});
+
 test("the page raised no script errors", () => {
   assert.deepEqual(pageErrors, []);
 });

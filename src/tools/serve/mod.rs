@@ -6,14 +6,18 @@
 //! HTTP is served by `tiny_http`: a synchronous HTTP/1.1 server with four small
 //! dependencies and no async runtime, which is all a local single-user board needs.
 //! A few worker threads share the listener, so a long engine think in one game does not
-//! block another. Every request is answered; a bad one gets `{"error": "..."}` and a 4xx.
+//! block another. Analyses run on threads of their own ([`analysis`]), annotations without
+//! their game's lock, so neither holds up the game they are about. Every request is
+//! answered; a bad one gets `{"error": "..."}` and a 4xx.
 //!
 //! [`PgnGame`]: crate::tools::pgn::PgnGame
 
+pub mod analysis;
 pub mod guard;
 pub mod session;
 
 use crate::core::Color;
+use crate::tools::analyze::Limit;
 use crate::variants::Variant;
 use guard::Guard;
 use serde_json::{json, Value};
@@ -21,8 +25,9 @@ use session::{new_session, Session, Strength};
 use std::collections::HashMap;
 use std::io::Read;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The page: HTML, CSS, JS and SVG in one file.
 const PAGE: &str = include_str!("page.html");
@@ -32,6 +37,17 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_GAMES: usize = 64;
 /// Threads answering requests.
 const WORKERS: usize = 4;
+/// The most analyses thinking at once, over all games; starting one more stops the oldest
+/// (a local board has one or two pages open, and each analysis keeps a core busy).
+pub const MAX_ANALYSES: usize = 2;
+/// The most annotations running at once: each holds a request thread for up to a minute,
+/// and the others must stay free for the boards.
+pub const MAX_ANNOTATIONS: usize = WORKERS / 2;
+/// The most nodes per position an annotation may ask for.
+pub const MAX_ANNOTATE_NODES: u64 = 10_000_000;
+/// The most time one `evaluate` request spends on evaluations; the page asks again for the
+/// rest.
+const EVALUATE_BUDGET: Duration = Duration::from_secs(1);
 
 /// An HTTP answer.
 #[derive(Debug, Clone)]
@@ -80,6 +96,11 @@ pub struct App {
     games: Mutex<HashMap<u64, Entry>>,
     next_id: AtomicU64,
     tick: AtomicU64,
+    /// The analyses started, oldest first, with their games: what [`MAX_ANALYSES`] counts.
+    /// Stopping one by its handle needs no game's lock, which an engine reply may hold.
+    analyses: Mutex<Vec<(u64, analysis::Handle)>>,
+    /// Annotations running now (see [`MAX_ANNOTATIONS`]).
+    annotating: AtomicUsize,
 }
 
 impl Default for App {
@@ -97,6 +118,8 @@ impl App {
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             tick: AtomicU64::new(0),
+            analyses: Mutex::new(Vec::new()),
+            annotating: AtomicUsize::new(0),
         }
     }
 
@@ -109,13 +132,16 @@ impl App {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let session = Arc::new(Mutex::new(session));
         let mut games = self.games();
+        // Dropped after the map's lock is released: dropping a game stops and joins its
+        // analysis, which other requests need not wait for.
+        let mut dropped = Vec::new();
         while games.len() >= MAX_GAMES {
             let oldest = games
                 .iter()
                 .min_by_key(|(_, e)| e.last_used)
                 .map(|(&id, _)| id);
-            match oldest {
-                Some(old) => games.remove(&old),
+            match oldest.and_then(|old| games.remove(&old)) {
+                Some(entry) => dropped.push(entry),
                 None => break,
             };
         }
@@ -126,6 +152,8 @@ impl App {
                 last_used: self.tick.fetch_add(1, Ordering::Relaxed),
             },
         );
+        drop(games);
+        drop(dropped);
         (id, session)
     }
 
@@ -167,6 +195,13 @@ impl App {
                 }
                 Err(reply) => reply,
             },
+            ("GET", ["api", "games", id, "analysis"]) => {
+                self.with_game(id, |_, s| Ok(s.analysis()))
+            }
+            ("DELETE", ["api", "games", id, "analysis"]) => self.with_game(id, |_, s| {
+                s.stop_analysis();
+                Ok(s.analysis())
+            }),
             ("GET", ["api", "games", id, "pgn"]) => match self.find(id) {
                 Ok((number, session)) => {
                     let s = lock(&session);
@@ -185,6 +220,14 @@ impl App {
                     "move" => self.play(id, &request),
                     "engine" => self.engine(id, &request),
                     "undo" => self.undo(id, &request),
+                    "evaluate" => self.with_game(id, |_, s| {
+                        let missing = s.evaluate(EVALUATE_BUDGET);
+                        let mut value = state(id, s);
+                        value["missing"] = json!(missing);
+                        Ok(value)
+                    }),
+                    "analysis" => self.analyse(id, &request),
+                    "annotate" => self.annotate(id, &request),
                     _ => Reply::error(404, format!("no such action '{}'", action.escape_debug())),
                 }
             }
@@ -284,6 +327,91 @@ impl App {
         })
     }
 
+    /// Starts an analysis of game `id`'s position, stopping the oldest analysis of any game
+    /// when [`MAX_ANALYSES`] already think.
+    fn analyse(&self, id: &str, request: &Value) -> Reply {
+        let multipv = match request.get("multipv") {
+            None => 1,
+            Some(k) => match k.as_u64() {
+                Some(k) if (1..=analysis::MAX_MULTIPV as u64).contains(&k) => k as usize,
+                _ => {
+                    return Reply::error(
+                        400,
+                        format!("'multipv' must be from 1 to {}", analysis::MAX_MULTIPV),
+                    )
+                }
+            },
+        };
+        let movetime = match request.get("movetime") {
+            None => analysis::MAX_ANALYSIS_MS,
+            Some(ms) => match ms.as_u64() {
+                Some(ms) if (1..=analysis::MAX_ANALYSIS_MS).contains(&ms) => ms,
+                _ => {
+                    return Reply::error(
+                        400,
+                        format!(
+                            "'movetime' must be from 1 to {} ms",
+                            analysis::MAX_ANALYSIS_MS
+                        ),
+                    )
+                }
+            },
+        };
+        let number = match self.find(id) {
+            Ok((number, _)) => number,
+            Err(reply) => return reply,
+        };
+        self.make_room_for_analysis(number);
+        self.with_game(id, |number, s| {
+            let handle = s.start_analysis(multipv, movetime).map_err(|e| (409, e))?;
+            self.analyses_list().push((number, handle));
+            Ok(s.analysis())
+        })
+    }
+
+    /// Annotates game `id`: the annotator's search of every position runs without the
+    /// game's lock (other requests to the game are answered meanwhile), bounded by
+    /// [`session::MAX_ANNOTATE_MS`] in all.
+    fn annotate(&self, id: &str, request: &Value) -> Reply {
+        let limit = match annotate_limit(request) {
+            Ok(limit) => limit,
+            Err(reply) => return reply,
+        };
+        let session = match self.find(id) {
+            Ok((_, session)) => session,
+            Err(reply) => return reply,
+        };
+        let Some(_slot) = Slot::take(&self.annotating, MAX_ANNOTATIONS) else {
+            return Reply::error(
+                429,
+                format!("{MAX_ANNOTATIONS} annotations are running; try again when one is done"),
+            );
+        };
+        let job = lock(&session).annotation_job(limit);
+        let annotation = job();
+        let mut s = lock(&session);
+        let annotated = s.take_annotation(annotation);
+        let mut value = state(id, &**s);
+        value["annotated"] = json!(annotated);
+        Reply::json(200, value)
+    }
+
+    fn analyses_list(&self) -> std::sync::MutexGuard<'_, Vec<(u64, analysis::Handle)>> {
+        // Poisoned only by a panic between two list operations; the list is still whole.
+        self.analyses.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Forgets finished analyses and game `game`'s own (its new one replaces it), then stops
+    /// the oldest until a new one fits under [`MAX_ANALYSES`].
+    fn make_room_for_analysis(&self, game: u64) {
+        let mut list = self.analyses_list();
+        list.retain(|(g, handle)| *g != game && handle.is_running());
+        while list.len() >= MAX_ANALYSES {
+            let (_, oldest) = list.remove(0);
+            oldest.stop();
+        }
+    }
+
     fn undo(&self, id: &str, request: &Value) -> Reply {
         let plies = match request.get("plies") {
             None => 1,
@@ -298,6 +426,71 @@ impl App {
             value["undone"] = json!(taken);
             Ok(value)
         })
+    }
+}
+
+/// One of at most `most` places, counted in `count` and given back when dropped (also when
+/// the work in it panics).
+struct Slot<'a>(&'a AtomicUsize);
+
+impl<'a> Slot<'a> {
+    fn take(count: &'a AtomicUsize, most: usize) -> Option<Slot<'a>> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < most).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(count))
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The annotator's limit per position: `nodes`, `movetime` or `depth`, at most one of them;
+/// [`session::ANNOTATE_NODES`] when none is given.
+fn annotate_limit(request: &Value) -> Result<Limit, Reply> {
+    let given: Vec<(&str, &Value)> = ["nodes", "movetime", "depth"]
+        .into_iter()
+        .filter_map(|key| request.get(key).map(|value| (key, value)))
+        .collect();
+    let within = |value: &Value, most: u64| value.as_u64().filter(|n| (1..=most).contains(n));
+    match given.as_slice() {
+        [] => Ok(Limit::Nodes(session::ANNOTATE_NODES)),
+        [("nodes", n)] => within(n, MAX_ANNOTATE_NODES)
+            .map(Limit::Nodes)
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!("'nodes' must be from 1 to {MAX_ANNOTATE_NODES}"),
+                )
+            }),
+        [("movetime", ms)] => within(ms, session::MAX_MOVETIME_MS)
+            .map(Limit::MoveTime)
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!(
+                        "'movetime' must be from 1 to {} ms",
+                        session::MAX_MOVETIME_MS
+                    ),
+                )
+            }),
+        [("depth", d)] => within(d, session::MAX_DEPTH as u64)
+            .map(|d| Limit::Depth(d as i32))
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!("'depth' must be from 1 to {}", session::MAX_DEPTH),
+                )
+            }),
+        _ => Err(Reply::error(
+            400,
+            "give at most one of 'nodes', 'movetime' and 'depth'",
+        )),
     }
 }
 

@@ -2,14 +2,21 @@
 //! asks of it, for any of the games. Every rule question goes to the game's own code
 //! (`Game::generate`, `GameState::result`, the search); nothing here knows a rule.
 
+use super::analysis::{Analysis, Handle};
 use crate::core::fen::parse_board;
 use crate::core::game::parse_move;
-use crate::core::{split_move_squares, square_name, Color, GameState, Move};
-use crate::search::{search, Clock, Limits, Reporter, SearchGame, Settings, Shared, MATE_BOUND};
+use crate::core::{split_move_squares, square_name, Color, GameResult, GameState, Move};
+use crate::search::{
+    score_text, search, search_quietly, Clock, Limits, Reporter, SearchGame, Settings, Shared,
+};
+use crate::tools::analyze::{Limit, Score};
+use crate::tools::annotate::game::{analyse_game, notes, MoveNote, PositionEval};
+use crate::tools::annotate::judge::{self, Judgement};
 use crate::tools::pgn::PgnGame;
 use crate::variants::{Duck, Jetan, Variant};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The most plies one game may hold (a bound on memory per game; far beyond any real game).
 pub const MAX_PLIES: usize = 2_000;
@@ -19,6 +26,116 @@ pub const MAX_MOVETIME_MS: u64 = 30_000;
 pub const MAX_DEPTH: i32 = 40;
 /// Transposition table per engine reply, in MiB: small, since games are many and replies short.
 const ENGINE_HASH_MB: usize = 8;
+/// Nodes of the short search that evaluates a position for the graph: tens of milliseconds,
+/// and the same evaluation on every run.
+pub const EVAL_NODES: u64 = 20_000;
+/// A time bound on that search too, so that a slow machine still answers quickly.
+const EVAL_MAX_MS: u64 = 500;
+/// The table of that search, fresh for each position so that its result does not depend on
+/// which positions were evaluated before.
+const EVAL_HASH_MB: usize = 1;
+
+/// Nodes per position when the page asks for the game's annotation without a limit: more
+/// than a graph point's short search, and still a few seconds for a whole game.
+pub const ANNOTATE_NODES: u64 = 50_000;
+/// The most time one annotation may take in all (each position gets its share).
+pub const MAX_ANNOTATE_MS: u64 = 60_000;
+/// The annotator's table, kept from one position of the game to the next.
+const ANNOTATE_HASH_MB: usize = 16;
+
+/// What a position of the game is worth: the annotator's record of it (side to move and
+/// score, or the result), which gives White's view and expected score, and the depth of
+/// the search when it is known.
+#[derive(Clone, Debug, PartialEq)]
+struct Evaluation {
+    position: PositionEval,
+    depth: Option<i32>,
+}
+
+impl Evaluation {
+    /// The search's `score` (internal units) of the side `side` to move, at depth `depth`.
+    fn searched(score: i32, side: Color, depth: i32) -> Evaluation {
+        Evaluation {
+            position: PositionEval {
+                side,
+                score: Some(score_of(score)),
+                result: None,
+                pv: Vec::new(),
+                played: None,
+            },
+            depth: Some(depth),
+        }
+    }
+
+    /// A position where the game is over.
+    fn over(result: GameResult, side: Color) -> Evaluation {
+        Evaluation {
+            position: PositionEval {
+                side,
+                score: None,
+                result: Some(result),
+                pv: Vec::new(),
+                played: None,
+            },
+            depth: None,
+        }
+    }
+
+    fn json(&self) -> Value {
+        let white = self.position.white_score();
+        let result = self.position.result;
+        let text = match (white, result) {
+            (Some(white), _) => white_text(white),
+            (None, Some(result)) => result.pgn().to_string(),
+            (None, None) => "?".to_string(),
+        };
+        json!({
+            "eval": text,
+            "score": white.map(score_json),
+            "expected": self.position.white_expected(),
+            "depth": self.depth,
+            "winner": result.and_then(|r| r.winner).map(color_text),
+        })
+    }
+}
+
+/// The annotator's evaluations of a game's positions, to be taken in by
+/// [`Session::take_annotation`].
+pub struct Annotation {
+    /// The moves it analysed (the game may have gone on or back since).
+    moves: Vec<String>,
+    /// Its evaluation of every position of them, the start first.
+    evals: Vec<PositionEval>,
+}
+
+/// The annotator's work on a game as it stood, to be run without the game's lock.
+pub type AnnotationJob = Box<dyn FnOnce() -> Annotation + Send>;
+
+fn note_json(note: &MoveNote) -> Value {
+    json!({
+        "judgement": note.judgement.map(Judgement::name),
+        "symbol": note.judgement.map(Judgement::symbol),
+        "loss": (note.loss * 1000.0).round() / 1000.0,
+        "eval": note.white_eval.map(white_text),
+        "best": note.best,
+    })
+}
+
+/// A short search of one position for the graph (or its result, if the game is over there).
+fn evaluate_position<G: SearchGame>(game: &GameState<G>) -> Option<Evaluation> {
+    let side = game.position.side_to_move();
+    if let Some(result) = game.result() {
+        return Some(Evaluation::over(result, side));
+    }
+    let limits = Limits {
+        nodes: Some(EVAL_NODES),
+        movetime: Some(EVAL_MAX_MS),
+        ..Limits::default()
+    };
+    let shared = Shared::new(EVAL_HASH_MB);
+    let outcome = search_quietly(game, &limits, &Settings::default(), &shared);
+    (outcome.depth > 0).then(|| Evaluation::searched(outcome.score, side, outcome.depth))
+}
 
 /// How hard the engine thinks for one reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +162,24 @@ pub trait Session: Send {
     fn undo(&mut self, plies: usize) -> usize;
     /// Lets the engine choose and play a move; returns the move, score, depth and PV.
     fn engine(&mut self, strength: Strength) -> Result<Value, String>;
+    /// Evaluates the positions not evaluated yet (a short search each, [`EVAL_NODES`]),
+    /// oldest first, until `budget` is spent; returns how many are still missing.
+    fn evaluate(&mut self, budget: Duration) -> usize;
+    /// Starts analysing the current position with `multipv` lines for `movetime_ms`, after
+    /// stopping the analysis running, if any; an error once the game is over.
+    fn start_analysis(&mut self, multipv: usize, movetime_ms: u64) -> Result<Handle, String>;
+    /// Stops the analysis, if any, and forgets it.
+    fn stop_analysis(&mut self);
+    /// The analysis as it stands: whether it runs, and its lines with scores, White's view
+    /// and first move (see docs/serve.md).
+    fn analysis(&self) -> Value;
+    /// The work of annotating the game as it stands, `limit` per position (and a share of
+    /// [`MAX_ANNOTATE_MS`] at most): to be run without the game's lock, its result given to
+    /// [`Session::take_annotation`].
+    fn annotation_job(&self, limit: Limit) -> AnnotationJob;
+    /// Takes in an annotation: the notes (`?!`, `?`, `??`) and evaluations of the moves that
+    /// are still played as it saw them; returns how many moves that is.
+    fn take_annotation(&mut self, annotation: Annotation) -> usize;
     /// The game as PGN (the same writer as the match runner).
     fn pgn(&self) -> String;
 }
@@ -61,6 +196,14 @@ pub struct Board<G: SearchGame> {
     /// The side the person plays, as the page chose it (the page asks the engine for the
     /// other side's moves).
     human: Color,
+    /// The evaluation of every position of the game (index: plies played, 0 is the start),
+    /// `None` until it is evaluated.
+    evals: Vec<Option<Evaluation>>,
+    /// The analysis of the current position, if one was started. Whatever changes the
+    /// position drops it, which stops its search.
+    analysis: Option<Analysis>,
+    /// The annotator's note on every move (index: the move's), `None` until annotated.
+    notes: Vec<Option<MoveNote>>,
 }
 
 impl<G: SearchGame> Board<G> {
@@ -78,6 +221,9 @@ impl<G: SearchGame> Board<G> {
             texts: Vec::new(),
             details: Vec::new(),
             human,
+            evals: vec![None],
+            analysis: None,
+            notes: Vec::new(),
         })
     }
 
@@ -117,6 +263,38 @@ impl<G: SearchGame> Board<G> {
         self.moves.truncate(keep);
         self.texts.truncate(keep);
         self.details.truncate(keep);
+        self.evals.truncate(keep + 1);
+        self.notes.truncate(keep);
+        self.analysis = None;
+    }
+
+    /// Plays `mv` (legal) with its evaluation, if known.
+    fn push_move(&mut self, mv: Move, text: String, eval: Option<Evaluation>) {
+        self.details.push(self.describe(mv));
+        self.game.play(mv);
+        self.moves.push(mv);
+        self.texts.push(text);
+        self.evals.push(eval);
+        self.notes.push(None);
+        self.analysis = None;
+    }
+
+    /// Each side's accuracy (0-100) over its annotated moves; `null` before any annotation.
+    fn accuracy(&self) -> Value {
+        if self.notes.iter().all(Option::is_none) {
+            return Value::Null;
+        }
+        let of = |side: Color| {
+            let losses: Vec<f64> = self
+                .notes
+                .iter()
+                .flatten()
+                .filter(|n| n.mover == side)
+                .map(|n| n.loss)
+                .collect();
+            (judge::accuracy(&losses) * 10.0).round() / 10.0
+        };
+        json!({ "w": of(Color::White), "b": of(Color::Black) })
     }
 }
 
@@ -127,21 +305,44 @@ fn color_text(color: Color) -> &'static str {
     }
 }
 
-/// The score of the side to move as the page shows it: from White's point of view, in
-/// pawns (`+0.35`) or as a mate (`#3`, `#-2`).
-fn eval_text(score: i32, side: Color) -> String {
-    let white = if side == Color::White { score } else { -score };
-    if white.abs() >= MATE_BOUND {
-        let plies = crate::search::MATE - white.abs();
-        let moves = (plies + 1) / 2;
-        if white > 0 {
-            format!("#{moves}")
-        } else {
-            format!("#-{moves}")
-        }
-    } else {
-        format!("{:+.2}", white as f64 / 100.0)
+/// A search score (internal units) as a [`Score`], through the UCI text the search writes
+/// (one definition of mate distances).
+fn score_of(internal: i32) -> Score {
+    let text = score_text(internal);
+    text.split_once(' ')
+        .and_then(|(kind, value)| Score::from_uci(kind, value))
+        .unwrap_or(Score::Cp(0))
+}
+
+/// `score`, of the side `side`, from White's point of view.
+fn white_view(score: Score, side: Color) -> Score {
+    match (side, score) {
+        (Color::White, _) => score,
+        (Color::Black, Score::Cp(cp)) => Score::Cp(-cp),
+        (Color::Black, Score::Mate(moves)) => Score::Mate(-moves),
     }
+}
+
+/// A score from White's view as the page shows it: in pawns (`+0.35`) or as a mate in
+/// moves (`#3`, `#-2`).
+fn white_text(white: Score) -> String {
+    match white {
+        Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(moves) if moves < 0 => format!("#-{}", -moves),
+        Score::Mate(moves) => format!("#{moves}"),
+    }
+}
+
+fn score_json(score: Score) -> Value {
+    match score {
+        Score::Cp(cp) => json!({ "cp": cp }),
+        Score::Mate(moves) => json!({ "mate": moves }),
+    }
+}
+
+/// The search's score of the side to move as the page shows it (from White's view).
+fn eval_text(score: i32, side: Color) -> String {
+    white_text(white_view(score_of(score), side))
 }
 
 impl<G: SearchGame> Session for Board<G> {
@@ -180,6 +381,9 @@ impl<G: SearchGame> Session for Board<G> {
             "moves": self.texts,
             "last_move": self.details.last(),
             "result": result,
+            "evals": self.evals.iter().map(|e| e.as_ref().map(Evaluation::json)).collect::<Vec<_>>(),
+            "notes": self.notes.iter().map(|n| n.as_ref().map(note_json)).collect::<Vec<_>>(),
+            "accuracy": self.accuracy(),
         })
     }
 
@@ -214,16 +418,15 @@ impl<G: SearchGame> Session for Board<G> {
             return Err(format!("a game may hold at most {MAX_PLIES} plies"));
         }
         let mv = parse_move(&self.game.position, text)?;
-        self.details.push(self.describe(mv));
-        self.game.play(mv);
-        self.moves.push(mv);
-        self.texts.push(text.to_string());
+        self.push_move(mv, text.to_string(), None);
         Ok(())
     }
 
     fn undo(&mut self, plies: usize) -> usize {
         let taken = plies.min(self.moves.len());
-        self.replay(self.moves.len() - taken);
+        if taken > 0 {
+            self.replay(self.moves.len() - taken);
+        }
         taken
     }
 
@@ -245,6 +448,8 @@ impl<G: SearchGame> Session for Board<G> {
                 ..Limits::default()
             },
         };
+        // The engine thinks alone: an analysis of this position would only share the CPU.
+        self.analysis = None;
         let side = self.game.position.side_to_move();
         let clock = Clock::new(&limits, side.index(), 0);
         let shared = Shared::new(ENGINE_HASH_MB);
@@ -274,10 +479,22 @@ impl<G: SearchGame> Session for Board<G> {
         if pv.first() != Some(&text) {
             pv = vec![text.clone()];
         }
-        self.details.push(described.clone());
-        self.game.play(best);
-        self.moves.push(best);
-        self.texts.push(text.clone());
+        // The reply's score is the worth of the position before it and, along its line, of the
+        // one after: both positions get it, instead of a shorter search of their own.
+        let searched =
+            (outcome.depth > 0).then(|| Evaluation::searched(outcome.score, side, outcome.depth));
+        if let Some(slot) = self.evals.last_mut() {
+            if slot.is_none() {
+                *slot = searched.clone();
+            }
+        }
+        let mut after = self.game.clone();
+        after.play(best);
+        let eval = match after.result() {
+            Some(result) => Some(Evaluation::over(result, after.position.side_to_move())),
+            None => searched,
+        };
+        self.push_move(best, text.clone(), eval);
         Ok(json!({
             "move": described,
             "score": crate::search::score_text(outcome.score),
@@ -286,6 +503,123 @@ impl<G: SearchGame> Session for Board<G> {
             "nodes": outcome.nodes,
             "pv": pv,
         }))
+    }
+
+    fn evaluate(&mut self, budget: Duration) -> usize {
+        let missing = |evals: &[Option<Evaluation>]| evals.iter().filter(|e| e.is_none()).count();
+        if missing(&self.evals) == 0 {
+            return 0;
+        }
+        let started = Instant::now();
+        let mut game = self.start.clone();
+        for ply in 0..self.evals.len() {
+            if self.evals[ply].is_none() && started.elapsed() < budget {
+                self.evals[ply] = evaluate_position(&game);
+            }
+            if let Some(&mv) = self.moves.get(ply) {
+                game.play(mv);
+            }
+        }
+        missing(&self.evals)
+    }
+
+    fn start_analysis(&mut self, multipv: usize, movetime_ms: u64) -> Result<Handle, String> {
+        if let Some(result) = self.game.result() {
+            return Err(format!("the game is over ({})", result.reason));
+        }
+        // One search per game: the old one is stopped and joined before the new one starts.
+        self.analysis = None;
+        let analysis = Analysis::start(self.game.clone(), multipv, movetime_ms)?;
+        let handle = analysis.handle();
+        self.analysis = Some(analysis);
+        Ok(handle)
+    }
+
+    fn stop_analysis(&mut self) {
+        self.analysis = None;
+    }
+
+    fn analysis(&self) -> Value {
+        let Some(analysis) = &self.analysis else {
+            return json!({
+                "running": false,
+                "fen": self.game.position.fen(),
+                "multipv": 0,
+                "depth": 0,
+                "nodes": 0,
+                "elapsed_ms": 0,
+                "lines": [],
+            });
+        };
+        let progress = analysis.progress();
+        let side = self.game.position.side_to_move();
+        let lines: Vec<Value> = progress
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| {
+                // The first move, described as legal moves are, for the page's arrow.
+                let first = line
+                    .pv
+                    .first()
+                    .and_then(|text| parse_move(&self.game.position, text).ok())
+                    .map(|mv| self.describe(mv));
+                json!({
+                    "multipv": i + 1,
+                    "depth": line.depth,
+                    "score": score_json(line.score),
+                    "eval": white_text(white_view(line.score, side)),
+                    "pv": line.pv,
+                    "move": first,
+                })
+            })
+            .collect();
+        json!({
+            "running": progress.running,
+            "fen": analysis.fen(),
+            "multipv": analysis.multipv(),
+            "depth": progress.lines.first().map_or(0, |l| l.depth),
+            "nodes": progress.nodes,
+            "elapsed_ms": progress.elapsed.as_millis() as u64,
+            "lines": lines,
+        })
+    }
+
+    fn annotation_job(&self, limit: Limit) -> AnnotationJob {
+        let mut limits = limit.limits();
+        let share = MAX_ANNOTATE_MS / (self.moves.len() as u64 + 1);
+        limits.movetime = Some(limits.movetime.unwrap_or(share).min(share).max(1));
+        let (start, moves, texts) = (self.start.clone(), self.moves.clone(), self.texts.clone());
+        Box::new(move || {
+            let shared = Shared::new(ANNOTATE_HASH_MB);
+            Annotation {
+                evals: analyse_game(&start, &moves, &limits, &shared),
+                moves: texts,
+            }
+        })
+    }
+
+    fn take_annotation(&mut self, annotation: Annotation) -> usize {
+        // The same moves from the same start are the same positions.
+        let same = annotation
+            .moves
+            .iter()
+            .zip(&self.texts)
+            .take_while(|(a, b)| a == b)
+            .count();
+        for (i, note) in notes(&annotation.evals).into_iter().take(same).enumerate() {
+            self.notes[i] = Some(note);
+        }
+        // The graph shows the evaluations the judgements were made from.
+        for (i, position) in annotation.evals.into_iter().take(same + 1).enumerate() {
+            if position.score.is_some() || position.result.is_some() {
+                self.evals[i] = Some(Evaluation {
+                    position,
+                    depth: None,
+                });
+            }
+        }
+        same
     }
 
     fn pgn(&self) -> String {
@@ -379,6 +713,20 @@ mod tests {
             };
             assert_eq!((ducks, escapes), expected, "{v}");
         }
+    }
+
+    /// A game that is dropped (the server forgets the least recently used) stops its
+    /// analysis and joins its thread, as a move does.
+    #[test]
+    fn a_dropped_or_moved_game_stops_its_analysis() {
+        let mut board = new_session(Variant::Chess, None, Color::White).unwrap();
+        let handle = board.start_analysis(1, 60_000).unwrap();
+        assert!(handle.is_running());
+        board.play("e2e4").unwrap();
+        assert!(!handle.is_running(), "a move stops it");
+        let handle = board.start_analysis(3, 60_000).unwrap();
+        drop(board);
+        assert!(!handle.is_running(), "dropping the game stops it");
     }
 
     #[test]
