@@ -74,7 +74,7 @@ fn the_random_mode_plays_varied_legal_moves_over_uci() {
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok", Duration::from_secs(10));
     assert!(lines.contains(
-        &"option name Evaluation type combo default full var full var material var random"
+        &"option name Evaluation type combo default full var full var material var random var nnue"
             .to_string()
     ));
     e.send("setoption name Evaluation value nonsense");
@@ -106,4 +106,106 @@ fn the_random_mode_plays_varied_legal_moves_over_uci() {
         "{lines:?}"
     );
     e.quit();
+}
+
+/// A network of `G` with seeded random weights, as a file in the temp directory.
+fn network_file<G: SearchGame>(name: &str, seed: u64) -> std::path::PathBuf {
+    use thoat::nnue::features::input_count;
+    use thoat::nnue::train::FloatNetwork;
+    let net = FloatNetwork::new(input_count::<G>(), 8, seed).quantise(G::NAME);
+    let path = std::env::temp_dir().join(format!("thoat-{}-{name}.nnue", std::process::id()));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path
+}
+
+/// `Evaluation nnue` searches with the network of `Settings::network`; a network of another
+/// game is ignored, and without one the full evaluation is used.
+#[test]
+fn an_nnue_search_uses_the_games_network() {
+    use std::sync::Arc;
+    use thoat::nnue::network::Network;
+    let bytes = std::fs::read(network_file::<Skak>("search", 3)).unwrap();
+    let network = Arc::new(Network::from_bytes::<Skak>(&bytes).unwrap());
+    let fen = "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1";
+    let position = Skak::from_fen(fen).unwrap();
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let run = |eval, network: Option<Arc<Network>>| {
+        let settings = Settings {
+            eval,
+            network,
+            ..Settings::default()
+        };
+        let game = GameState::new(position);
+        search_quietly(&game, &limits, &settings, &Shared::new(1)).score
+    };
+    // At depth 1 the score is the best child's evaluation: the network's.
+    let mut moves = Vec::new();
+    position.generate(&mut moves);
+    let best_by_network = moves
+        .iter()
+        .map(|&m| {
+            let mut child = position;
+            child.play(m);
+            -network.evaluate_position(&child)
+        })
+        .max()
+        .unwrap();
+    assert_eq!(
+        run(EvalMode::Nnue, Some(Arc::clone(&network))),
+        best_by_network
+    );
+    assert_eq!(run(EvalMode::Nnue, None), run(EvalMode::Full, None));
+    let chess_bytes = std::fs::read(network_file::<Chess>("other", 3)).unwrap();
+    let chess_net = Arc::new(Network::from_bytes::<Chess>(&chess_bytes).unwrap());
+    assert_eq!(
+        run(EvalMode::Nnue, Some(chess_net)),
+        run(EvalMode::Full, None)
+    );
+}
+
+/// `EvalFile` loads a network for the current game; a missing, damaged or other game's file
+/// is one `info string error` and the network loaded before stays.
+#[test]
+fn eval_file_errors_keep_the_network_loaded_before() {
+    let good = network_file::<Skak>("good", 5);
+    let damaged = std::env::temp_dir().join(format!("thoat-{}-damaged.nnue", std::process::id()));
+    let mut bytes = std::fs::read(&good).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let chess = network_file::<Chess>("chess", 5);
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value skak");
+    engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    engine.send("setoption name Evaluation value nnue");
+    let quiet = engine.sync();
+    assert!(quiet.iter().all(|l| !l.contains("error")), "{quiet:?}");
+    for (file, error) in [
+        (damaged.display().to_string(), "checksum"),
+        (chess.display().to_string(), "for chess, not skak"),
+        ("/nonexistent/net.nnue".to_string(), "cannot read"),
+    ] {
+        engine.send(&format!("setoption name EvalFile value {file}"));
+        let lines = engine.sync();
+        let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+        assert_eq!(errors.len(), 1, "{lines:?}");
+        assert!(errors[0].starts_with("info string error") && errors[0].contains(error));
+    }
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let (bestmove, lines) = engine.bestmove(Duration::from_secs(10));
+    assert!(bestmove != "(none)");
+    // The good network is still loaded: no "no network" warning.
+    assert!(lines.iter().all(|l| !l.contains("no network")), "{lines:?}");
+    engine.send("setoption name UCI_Variant value chess");
+    engine.send("go depth 2");
+    let (_, lines) = engine.bestmove(Duration::from_secs(10));
+    assert!(
+        lines.iter().any(|l| l.contains("no network for chess")),
+        "{lines:?}"
+    );
+    engine.quit();
 }

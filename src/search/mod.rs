@@ -29,7 +29,7 @@ pub const PIECE_SLOTS: usize = 16;
 
 /// What the search needs from a game beyond its rules: an evaluation and hints for move
 /// ordering and pruning. Each game implements it in its own module.
-pub trait SearchGame: Game {
+pub trait SearchGame: Game + crate::nnue::features::NnueGame {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
@@ -263,17 +263,20 @@ pub enum EvalMode {
     Material,
     /// No search at all: a uniformly random legal move (a baseline opponent for matches).
     Random,
+    /// The game's network ([`Settings::network`]); the full evaluation where there is none.
+    Nnue,
 }
 
 impl EvalMode {
-    /// Parses `full`, `material` or `random` (case-insensitive).
+    /// Parses `full`, `material`, `random` or `nnue` (case-insensitive).
     pub fn from_name(name: &str) -> Result<EvalMode, String> {
         match name.to_ascii_lowercase().as_str() {
             "full" => Ok(EvalMode::Full),
             "material" => Ok(EvalMode::Material),
             "random" => Ok(EvalMode::Random),
+            "nnue" => Ok(EvalMode::Nnue),
             _ => Err(format!(
-                "option 'Evaluation' takes full, material or random, not '{}'",
+                "option 'Evaluation' takes full, material, random or nnue, not '{}'",
                 name.escape_debug()
             )),
         }
@@ -298,6 +301,8 @@ pub struct Settings {
     pub multipv: usize,
     /// The evaluation to use.
     pub eval: EvalMode,
+    /// The network that [`EvalMode::Nnue`] evaluates with; one of another game is ignored.
+    pub network: Option<std::sync::Arc<crate::nnue::network::Network>>,
     /// Centipawns a draw is worth less than an even position to the side to move at the
     /// root (its opponent values a draw that much more): positive plays on for a win.
     pub contempt: i32,
@@ -309,6 +314,7 @@ impl Default for Settings {
             threads: 1,
             multipv: 1,
             eval: EvalMode::Full,
+            network: None,
             contempt: 0,
         }
     }

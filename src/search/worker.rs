@@ -78,6 +78,9 @@ pub(super) struct Worker<'a, G: SearchGame> {
     root: &'a GameState<G>,
     limits: &'a Limits,
     settings: &'a Settings,
+    /// The settings' network when it is one of this game's (checked once here, so that its
+    /// inputs fit the game's).
+    network: Option<&'a crate::nnue::network::Network>,
     clock: &'a Clock,
     shared: &'a Shared,
     data: &'a mut ThreadData,
@@ -123,10 +126,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut path = root.history.clone();
         path.push(root.position.hash());
         let plies = MAX_PLY + 2;
+        let network = settings
+            .network
+            .as_deref()
+            .filter(|n| n.game == G::NAME && n.inputs == crate::nnue::features::input_count::<G>());
         Worker {
             root,
             limits,
             settings,
+            network,
             clock,
             shared,
             data,
@@ -176,8 +184,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// The static evaluation the settings ask for.
     #[inline]
     fn evaluate(&self, pos: &G) -> i32 {
-        match self.settings.eval {
-            EvalMode::Material => pos.material(),
+        match (self.settings.eval, &self.network) {
+            (EvalMode::Material, _) => pos.material(),
+            (EvalMode::Nnue, Some(network)) => network.evaluate_position(pos),
             _ => pos.evaluate(),
         }
     }

@@ -7,6 +7,7 @@
 pub mod fuzz;
 mod jobs;
 
+use crate::nnue::network::Network;
 use crate::search::{Clock, EvalMode, Limits, Settings, Shared, DEFAULT_CONTEMPT, MAX_PLY};
 use crate::variants::{AnyGame, Variant};
 use jobs::{PerftJob, Running, SearchJob};
@@ -49,6 +50,8 @@ pub struct Options {
     pub eval: EvalMode,
     /// Centipawns below an even position that a draw is worth to the engine.
     pub contempt: i32,
+    /// Networks loaded with `EvalFile`, one per game at most.
+    pub networks: Vec<(Variant, Arc<Network>)>,
 }
 
 impl Default for Options {
@@ -61,6 +64,7 @@ impl Default for Options {
             ponder: false,
             eval: EvalMode::Full,
             contempt: DEFAULT_CONTEMPT,
+            networks: Vec::new(),
         }
     }
 }
@@ -202,7 +206,8 @@ impl Uci {
              option name Move Overhead type spin default 30 min 0 max 5000\n\
              option name Clear Hash type button\n\
              option name Ponder type check default false\n\
-             option name Evaluation type combo default full var full var material var random\n\
+             option name Evaluation type combo default full var full var material var random var nnue\n\
+             option name EvalFile type string default <none>\n\
              option name Contempt type spin default {DEFAULT_CONTEMPT} min -1000 max 1000\nuciok",
             env!("CARGO_PKG_VERSION"),
             Variant::default(),
@@ -269,6 +274,17 @@ impl Uci {
             }
             "multipv" => self.options.multipv = number(1, 256)? as usize,
             "evaluation" => self.options.eval = EvalMode::from_name(&value)?,
+            "evalfile" => {
+                let bytes = std::fs::read(&value)
+                    .map_err(|e| format!("cannot read the network '{value}': {e}"))?;
+                let network =
+                    crate::with_game!(self.variant, G => Network::from_bytes::<G>(&bytes))
+                        .map_err(|e| format!("network '{value}': {e}"))?;
+                self.options.networks.retain(|(v, _)| *v != self.variant);
+                self.options
+                    .networks
+                    .push((self.variant, Arc::new(network)));
+            }
             "contempt" => self.options.contempt = signed_number(-1000, 1000)? as i32,
             "move overhead" => self.options.move_overhead = number(0, 5000)?,
             "clear hash" => self.shared.tt.clear(),
@@ -303,6 +319,28 @@ impl Uci {
         Ok(())
     }
 
+    /// The current game's network (`EvalFile`); with `Evaluation nnue` and none, a warning:
+    /// the search uses the full evaluation.
+    fn network(&self) -> Option<Arc<Network>> {
+        let network = self
+            .options
+            .networks
+            .iter()
+            .find(|(v, _)| *v == self.variant)
+            .map(|(_, n)| Arc::clone(n));
+        if network.is_none() && self.options.eval == EvalMode::Nnue {
+            send(
+                &self.out,
+                &format!(
+                    "info string error: no network for {} (setoption name EvalFile value <file>); \
+                     searching with the full evaluation",
+                    self.variant.name()
+                ),
+            );
+        }
+        network
+    }
+
     fn cmd_go(&mut self, tokens: &[&str]) -> Result<(), String> {
         if let ["perft", depth] = tokens {
             self.finish_search(true);
@@ -331,6 +369,7 @@ impl Uci {
                 threads: self.options.threads,
                 multipv: self.options.multipv,
                 eval: self.options.eval,
+                network: self.network(),
                 contempt: self.options.contempt,
             },
             clock: Arc::clone(&clock),
