@@ -62,6 +62,34 @@ openings: build
 	./target/release/thoat openings --variant jetan --count 200 --seed 1 --safe-plies 3 \
 		> positions/openings/jetan.epd
 
+# A network for one game (docs/nnue.md): self-play positions with scores, training, and a
+# quick match of the network against the classical evaluation. Each step prints its time.
+# A small run end to end: make net VARIANT=skak NET_GAMES=200 NET_EPOCHS=5 NET_CHECK_GAMES=20
+NET_GAMES ?= 5000
+NET_NODES ?= 2000
+NET_THREADS ?= 2
+NET_HIDDEN ?= 128
+NET_EPOCHS ?= 20
+NET_CHECK_GAMES ?= 100
+.PHONY: net
+net: build
+	@test -n "$(VARIANT)" || { echo "usage: make net VARIANT=<game>" >&2; exit 1; }
+	mkdir -p target/nets nets
+	@start=$$(date +%s); \
+	./target/release/thoat datagen --variant $(VARIANT) --games $(NET_GAMES) --nodes $(NET_NODES) \
+		--threads $(NET_THREADS) --scores --output target/nets/$(VARIANT).txt && \
+	echo "make net: datagen took $$(( $$(date +%s) - start )) s"
+	@start=$$(date +%s); \
+	./target/release/thoat train --variant $(VARIANT) --input target/nets/$(VARIANT).txt \
+		--output nets/$(VARIANT).nnue --hidden $(NET_HIDDEN) --epochs $(NET_EPOCHS) && \
+	echo "make net: train took $$(( $$(date +%s) - start )) s"
+	@start=$$(date +%s); \
+	./target/release/thoat match --variant $(VARIANT) \
+		--engine cmd=./target/release/thoat name=nnue option.Evaluation=nnue option.EvalFile=nets/$(VARIANT).nnue \
+		--engine cmd=./target/release/thoat name=classical --games $(NET_CHECK_GAMES) --tc nodes=5000 \
+		--maxmoves 200 --concurrency $(NET_THREADS) --openings positions/openings/$(VARIANT).epd && \
+	echo "make net: check match took $$(( $$(date +%s) - start )) s"
+
 # Robustness (docs/robustness.md): the long runs behind the recorded figures.
 .PHONY: fuzz soak storm-long latency
 fuzz: build

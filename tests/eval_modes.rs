@@ -166,8 +166,9 @@ fn an_nnue_search_uses_the_games_network() {
     );
 }
 
-/// `EvalFile` loads a network for the current game; a missing, damaged or other game's file
-/// is one `info string error` and the network loaded before stays.
+/// `EvalFile` loads a network for the game its file names, whether it comes before or after
+/// `UCI_Variant`; a missing or damaged file is one `info string error` and the network loaded
+/// before stays.
 #[test]
 fn eval_file_errors_keep_the_network_loaded_before() {
     let good = network_file::<Skak>("good", 5);
@@ -176,16 +177,23 @@ fn eval_file_errors_keep_the_network_loaded_before() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(&damaged, &bytes).unwrap();
+    let not_a_net = std::env::temp_dir().join(format!("thoat-{}-text.nnue", std::process::id()));
+    std::fs::write(&not_a_net, "hello").unwrap();
     let chess = network_file::<Chess>("chess", 5);
     let mut engine = Engine::start();
-    engine.send("setoption name UCI_Variant value skak");
+    // The network first, the game after, as some GUIs send them.
     engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    engine.send("setoption name UCI_Variant value skak");
     engine.send("setoption name Evaluation value nnue");
-    let quiet = engine.sync();
-    assert!(quiet.iter().all(|l| !l.contains("error")), "{quiet:?}");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("is a skak network")),
+        "{lines:?}"
+    );
     for (file, error) in [
         (damaged.display().to_string(), "checksum"),
-        (chess.display().to_string(), "for chess, not skak"),
+        (not_a_net.display().to_string(), "not a thoat network"),
         ("/nonexistent/net.nnue".to_string(), "cannot read"),
     ] {
         engine.send(&format!("setoption name EvalFile value {file}"));
@@ -194,18 +202,56 @@ fn eval_file_errors_keep_the_network_loaded_before() {
         assert_eq!(errors.len(), 1, "{lines:?}");
         assert!(errors[0].starts_with("info string error") && errors[0].contains(error));
     }
+    // A chess network while skak is the game: kept for chess, the skak one stays.
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        chess.display()
+    ));
     engine.send("position startpos");
     engine.send("go depth 3");
     let (bestmove, lines) = engine.bestmove(Duration::from_secs(10));
     assert!(bestmove != "(none)");
-    // The good network is still loaded: no "no network" warning.
     assert!(lines.iter().all(|l| !l.contains("no network")), "{lines:?}");
     engine.send("setoption name UCI_Variant value chess");
     engine.send("go depth 2");
     let (_, lines) = engine.bestmove(Duration::from_secs(10));
+    assert!(lines.iter().all(|l| !l.contains("no network")), "{lines:?}");
+    engine.send("setoption name UCI_Variant value jetan");
+    engine.send("go depth 2");
+    let (_, lines) = engine.bestmove(Duration::from_secs(10));
     assert!(
-        lines.iter().any(|l| l.contains("no network for chess")),
+        lines.iter().any(|l| l.contains("no network for jetan")),
         "{lines:?}"
     );
     engine.quit();
+}
+
+/// Searches with a network in every game: the accumulators the search updates from its
+/// ancestors' are checked against fresh ones at every evaluation (a debug assertion, on in
+/// tests), and the search finds a legal move.
+#[test]
+fn nnue_searches_of_every_game_update_their_accumulators_exactly() {
+    fn run<G: SearchGame>() {
+        use std::sync::Arc;
+        use thoat::nnue::network::Network;
+        let bytes = std::fs::read(network_file::<G>(&format!("every-{}", G::NAME), 11)).unwrap();
+        let network = Arc::new(Network::from_bytes::<G>(&bytes).unwrap());
+        let settings = Settings {
+            eval: EvalMode::Nnue,
+            network: Some(network),
+            ..Settings::default()
+        };
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let game = GameState::new(G::from_fen(G::START_FEN).unwrap());
+        let outcome = search_quietly(&game, &limits, &settings, &Shared::new(1));
+        let best = outcome.best.expect("a move");
+        let text = game.position.move_text(best);
+        assert_eq!(parse_move(&game.position, &text), Ok(best));
+    }
+    for v in Variant::ALL {
+        thoat::with_game!(v, G => run::<G>());
+    }
 }

@@ -114,13 +114,27 @@ impl Network {
         out
     }
 
+    /// The name of the game a network file is for, from its header.
+    pub fn game_of(bytes: &[u8]) -> Result<String, String> {
+        if !bytes.starts_with(MAGIC) {
+            return Err("not a thoat network file (no THOATNN1 magic)".to_string());
+        }
+        let mut r = Reader {
+            bytes: &bytes[MAGIC.len()..],
+        };
+        let name_len = r.take(1, "game name")?[0] as usize;
+        Ok(String::from_utf8_lossy(r.take(name_len, "game name")?).to_string())
+    }
+
     /// Reads a network file for game `G`: an error, never a panic, for another game, other
     /// sizes, a damaged or truncated file.
     pub fn from_bytes<G: NnueGame>(bytes: &[u8]) -> Result<Network, String> {
-        let mut r = Reader { bytes };
-        if r.take(8, "magic")? != MAGIC {
+        if !bytes.starts_with(MAGIC) {
             return Err("not a thoat network file (no THOATNN1 magic)".to_string());
         }
+        let mut r = Reader {
+            bytes: &bytes[MAGIC.len()..],
+        };
         let name_len = r.take(1, "game name")?[0] as usize;
         let game = String::from_utf8_lossy(r.take(name_len, "game name")?).to_string();
         if game != G::NAME {
@@ -204,6 +218,35 @@ impl Network {
         }
     }
 
+    /// Turns one view's values for the inputs `from` into those for the inputs `to` (both
+    /// sorted): the weights of the inputs only in `from` are taken away, those only in `to`
+    /// added. From a parent to a child this is the two to four inputs a move changes, with no
+    /// rule of the game needed: the sets say what changed.
+    pub fn update(&self, values: &mut [i16], from: &[u16], to: &[u16]) {
+        let (mut i, mut j) = (0, 0);
+        loop {
+            match (from.get(i), to.get(j)) {
+                (Some(a), Some(b)) if a == b => {
+                    i += 1;
+                    j += 1;
+                }
+                (Some(&a), Some(&b)) if a < b => {
+                    self.sub(values, a as usize);
+                    i += 1;
+                }
+                (Some(&a), None) => {
+                    self.sub(values, a as usize);
+                    i += 1;
+                }
+                (_, Some(&b)) => {
+                    self.add(values, b as usize);
+                    j += 1;
+                }
+                (None, None) => break,
+            }
+        }
+    }
+
     /// The evaluation in centipawns for `side` to move.
     pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
         let (us, them) = (&acc.values[side.index()], &acc.values[side.flip().index()]);
@@ -247,11 +290,69 @@ mod tests {
         }
     }
 
+    /// Along random games of every game, an accumulator updated from the position one and
+    /// three plies before equals the one computed from scratch.
+    fn updates_equal_refreshes<G: NnueGame>(seed: u64) {
+        use crate::core::rng::Rng;
+        let inputs = input_count::<G>();
+        let hidden = 16;
+        let w = |i: usize| ((i * 7919 + 13) % 211) as i16 - 105;
+        let net = Network {
+            game: G::NAME.into(),
+            inputs,
+            hidden,
+            input_weights: (0..inputs * hidden).map(w).collect(),
+            hidden_bias: (0..hidden).map(|i| w(i + 5)).collect(),
+            output_weights: (0..2 * hidden).map(|i| w(i + 9)).collect(),
+            output_bias: 0,
+        };
+        let mut rng = Rng::new(seed, 1);
+        for _ in 0..10 {
+            let mut history: Vec<(G, Accumulator, [Vec<u16>; 2])> = Vec::new();
+            let mut position = G::from_fen(G::START_FEN).unwrap();
+            let mut moves = Vec::new();
+            for _ in 0..80 {
+                let mut sets = [Vec::new(), Vec::new()];
+                active_inputs(&position, &mut sets);
+                let fresh = net.refresh(&position);
+                for back in [1, 3] {
+                    if let Some((_, acc, from)) =
+                        history.len().checked_sub(back).map(|k| &history[k])
+                    {
+                        let mut updated = acc.clone();
+                        for view in 0..2 {
+                            net.update(&mut updated.values[view], &from[view], &sets[view]);
+                        }
+                        assert_eq!(updated, fresh, "{}: {}", G::NAME, position.fen());
+                    }
+                }
+                history.push((position.clone(), fresh, sets));
+                position.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn updated_accumulators_equal_refreshed_ones_in_every_game() {
+        use crate::variants::{Chaturanga, Chess, Duck, Jetan};
+        updates_equal_refreshes::<Chess>(1);
+        updates_equal_refreshes::<Duck>(2);
+        updates_equal_refreshes::<Chaturanga>(3);
+        updates_equal_refreshes::<Skak>(4);
+        updates_equal_refreshes::<Jetan>(5);
+    }
+
     #[test]
     fn a_network_file_reads_back_and_damage_is_an_error() {
         let net = network();
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes::<Skak>(&bytes).unwrap(), net);
+        assert_eq!(Network::game_of(&bytes).as_deref(), Ok("skak"));
+        assert!(Network::game_of(&bytes[..10]).is_err());
         let wrong_game = Network::from_bytes::<crate::variants::Chess>(&bytes).unwrap_err();
         assert!(wrong_game.contains("for skak, not chess"), "{wrong_game}");
         let mut flipped = bytes.clone();

@@ -32,6 +32,30 @@ const DEFER_DEPTH: i32 = 3;
 const NO_STATIC_EVAL: i32 = -INFINITE;
 
 /// The search stack: what a node leaves for its descendants.
+/// The network's accumulator of the last position evaluated at one ply.
+struct CachedAccumulator {
+    /// The position's hash.
+    hash: u64,
+    /// Whether the entry holds anything yet.
+    valid: bool,
+    /// Its active inputs from each side's view.
+    inputs: [Vec<u16>; 2],
+    accumulator: crate::nnue::network::Accumulator,
+}
+
+impl CachedAccumulator {
+    fn new(hidden: usize) -> Self {
+        CachedAccumulator {
+            hash: 0,
+            valid: false,
+            inputs: [Vec::with_capacity(64), Vec::with_capacity(64)],
+            accumulator: crate::nnue::network::Accumulator {
+                values: [vec![0; hidden], vec![0; hidden]],
+            },
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Frame {
     /// The static evaluation (`NO_STATIC_EVAL` in check).
@@ -81,6 +105,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     /// The settings' network when it is one of this game's (checked once here, so that its
     /// inputs fit the game's).
     network: Option<&'a crate::nnue::network::Network>,
+    /// Per ply: the accumulator of the last position evaluated there with the network.
+    accumulators: Vec<CachedAccumulator>,
     clock: &'a Clock,
     shared: &'a Shared,
     data: &'a mut ThreadData,
@@ -130,11 +156,18 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .network
             .as_deref()
             .filter(|n| n.game == G::NAME && n.inputs == crate::nnue::features::input_count::<G>());
+        let accumulators = match network {
+            Some(n) => (0..plies + 2)
+                .map(|_| CachedAccumulator::new(n.hidden))
+                .collect(),
+            None => Vec::new(),
+        };
         Worker {
             root,
             limits,
             settings,
             network,
+            accumulators,
             clock,
             shared,
             data,
@@ -181,22 +214,72 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// The static evaluation the settings ask for.
+    /// The static evaluation the settings ask for, of `pos` at `ply`.
     #[inline]
-    fn evaluate(&self, pos: &G) -> i32 {
-        match (self.settings.eval, &self.network) {
+    fn evaluate(&mut self, pos: &G, ply: usize) -> i32 {
+        match (self.settings.eval, self.network) {
             (EvalMode::Material, _) => pos.material(),
-            (EvalMode::Nnue, Some(network)) => network.evaluate_position(pos),
+            (EvalMode::Nnue, Some(network)) => self.evaluate_network(network, pos, ply),
             _ => pos.evaluate(),
         }
     }
 
+    /// The network's evaluation of `pos` at `ply`. Its accumulator is updated from that of
+    /// the nearest of the last few ancestors evaluated with the network (the input sets say
+    /// what changed), or computed afresh; either way it is kept for the descendants.
+    fn evaluate_network(
+        &mut self,
+        network: &crate::nnue::network::Network,
+        pos: &G,
+        ply: usize,
+    ) -> i32 {
+        /// Ancestors looked at: further back, more inputs change than a refresh costs.
+        const LOOK_BACK: usize = 4;
+        if ply >= self.accumulators.len() {
+            return network.evaluate_position(pos);
+        }
+        let mut inputs = std::mem::take(&mut self.accumulators[ply].inputs);
+        crate::nnue::features::active_inputs(pos, &mut inputs);
+        let hash = pos.hash();
+        let last = self.path.len().wrapping_sub(1);
+        // The path holds the hash of every position from the game's start to this one, so
+        // the ancestor `back` plies up is `path[last - back]`; an entry with that hash at
+        // that ply is the ancestor's accumulator.
+        let ancestor = (1..=LOOK_BACK.min(ply)).find(|&back| {
+            let entry = &self.accumulators[ply - back];
+            entry.valid
+                && last.checked_sub(back).and_then(|i| self.path.get(i)) == Some(&entry.hash)
+        });
+        let (done, rest) = self.accumulators.split_at_mut(ply);
+        let slot = &mut rest[0];
+        match ancestor {
+            Some(back) => {
+                let from = &done[ply - back];
+                for view in 0..2 {
+                    slot.accumulator.values[view].copy_from_slice(&from.accumulator.values[view]);
+                    network.update(
+                        &mut slot.accumulator.values[view],
+                        &from.inputs[view],
+                        &inputs[view],
+                    );
+                }
+            }
+            None => slot.accumulator = network.refresh(pos),
+        }
+        // Tests run with debug assertions: every search of theirs checks the updates.
+        debug_assert_eq!(slot.accumulator, network.refresh(pos), "{}", pos.fen());
+        slot.inputs = inputs;
+        slot.hash = hash;
+        slot.valid = true;
+        network.evaluate(&slot.accumulator, pos.side_to_move())
+    }
+
     /// The static evaluation, from the table entry where it holds one.
     #[inline]
-    fn static_eval(&self, pos: &G, entry: Option<Entry>) -> i32 {
+    fn static_eval(&mut self, pos: &G, entry: Option<Entry>, ply: usize) -> i32 {
         match entry {
             Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => self.evaluate(pos),
+            _ => self.evaluate(pos, ply),
         }
     }
 
@@ -561,7 +644,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             let raw = if singular_search {
                 self.stack[ply].static_eval
             } else {
-                self.static_eval(pos, entry)
+                self.static_eval(pos, entry, ply)
             };
             // The table's score is a better estimate than the static one where its bound
             // points the right way.
@@ -1044,7 +1127,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let key = pos.hash();
         let entry = self.probe(key);
@@ -1059,7 +1142,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut raw_eval = NO_STATIC_EVAL;
         let mut stand_pat = NO_STATIC_EVAL;
         if !in_check {
-            raw_eval = self.static_eval(pos, entry);
+            raw_eval = self.static_eval(pos, entry, ply);
             stand_pat = raw_eval;
             if let Some(e) = entry {
                 if tt_score.abs() < MATE_BOUND

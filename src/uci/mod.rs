@@ -275,15 +275,27 @@ impl Uci {
             "multipv" => self.options.multipv = number(1, 256)? as usize,
             "evaluation" => self.options.eval = EvalMode::from_name(&value)?,
             "evalfile" => {
+                // The file names its game, so it may come before or after UCI_Variant (GUIs
+                // send options in their own order): it is kept for that game.
                 let bytes = std::fs::read(&value)
                     .map_err(|e| format!("cannot read the network '{value}': {e}"))?;
-                let network =
-                    crate::with_game!(self.variant, G => Network::from_bytes::<G>(&bytes))
-                        .map_err(|e| format!("network '{value}': {e}"))?;
-                self.options.networks.retain(|(v, _)| *v != self.variant);
-                self.options
-                    .networks
-                    .push((self.variant, Arc::new(network)));
+                let game =
+                    Network::game_of(&bytes).map_err(|e| format!("network '{value}': {e}"))?;
+                let variant = Variant::from_name(&game).map_err(|_| {
+                    format!("network '{value}' is for '{game}', not a game of thoat")
+                })?;
+                let network = crate::with_game!(variant, G => Network::from_bytes::<G>(&bytes))
+                    .map_err(|e| format!("network '{value}': {e}"))?;
+                self.options.networks.retain(|(v, _)| *v != variant);
+                self.options.networks.push((variant, Arc::new(network)));
+                if variant != self.variant {
+                    send(
+                        &self.out,
+                        &format!(
+                            "info string EvalFile '{value}' is a {game} network: it evaluates when UCI_Variant is {game}"
+                        ),
+                    );
+                }
             }
             "contempt" => self.options.contempt = signed_number(-1000, 1000)? as i32,
             "move overhead" => self.options.move_overhead = number(0, 5000)?,
