@@ -2,7 +2,7 @@
 //! must satisfy, an 8x8 mailbox reference SEE for chess and duck chess, and the exchange
 //! played out by the legal moves for chaturanga and skak.
 
-use super::see8::{BISHOP, KING, PAWN, QUEEN, ROOK};
+use super::chesslike::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::core::game::parse_move;
 use crate::core::rng::Rng;
 use crate::core::testkit::{self, random_games_from_start};
@@ -140,12 +140,48 @@ pub fn compare_with_the_rules<G: SearchGame>(
 
 // ---------------------------------------------------------------- chess and duck chess
 
-/// The knight's kind; the others' come from `see8` (those of chess and duck chess).
-const KNIGHT: usize = 1;
-
 /// An 8x8 board for the reference SEE: (colour, kind) per square (index rank * 8 + file),
 /// kinds pawn 0 to king 5. A piece of a third colour (the duck) only blocks.
 pub type Mailbox = [Option<(usize, usize)>; 64];
+
+/// A piece of a third colour on the reference board: it only blocks (the duck).
+const BLOCKER: Option<(usize, usize)> = Some((2, 6));
+
+/// An independent reference SEE of a chess-like move: `board` is the position, `us` the
+/// side to move, `mv` a legal move that is not castling (worth 0, which the caller knows).
+/// `en_passant` and `promotion` say what the move is; `blocker` is where it puts a blocker
+/// (duck chess's duck, which the board does not hold before the move). The capture of a
+/// king ends it at once; the rest is [`mailbox_exchange`].
+pub fn reference_see(
+    mut board: Mailbox,
+    us: usize,
+    mv: Move,
+    en_passant: bool,
+    promotion: Option<usize>,
+    blocker: Option<usize>,
+    values: &[i32; 6],
+) -> i32 {
+    let (from, to) = (mv.from() as usize, mv.to() as usize);
+    let mut mover = board[from].map_or(PAWN, |(_, kind)| kind);
+    let mut gain = board[to].map_or(0, |(_, kind)| values[kind]);
+    if en_passant {
+        gain = values[PAWN];
+        board[to ^ 8] = None;
+    }
+    if let Some(new) = promotion {
+        mover = new;
+        gain += values[new] - values[PAWN];
+    }
+    if board[to].is_some_and(|(_, kind)| kind == KING) {
+        return gain;
+    }
+    board[from] = None;
+    board[to] = Some((us, mover));
+    if let Some(square) = blocker {
+        board[square] = BLOCKER;
+    }
+    mailbox_exchange(&mut board, to, us ^ 1, gain, values)
+}
 
 /// The exchange on `to` of an independent reference SEE, once the first move is made on
 /// `board` (its piece on `to`, `first_gain` what it won): `side` and the other side take
@@ -237,23 +273,28 @@ fn attacks(board: &Mailbox, sq: usize, kind: usize, to: usize) -> bool {
     }
 }
 
-/// Asserts `see_ge(move, threshold) == expected` for the move `text` in `fen` for each
-/// (threshold, expected), and that `reference` agrees.
-pub fn assert_see_cases<G: SearchGame>(
-    fen: &str,
-    text: &str,
-    cases: &[(i32, bool)],
-    reference: fn(&G, Move) -> i32,
-) {
-    let p: G = testkit::pos(fen);
-    let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-    for &(threshold, expected) in cases {
-        assert_eq!(
-            p.see_ge(mv, threshold),
-            expected,
-            "{fen} {text} threshold {threshold}"
-        );
-        assert_eq!(reference(&p, mv) >= threshold, expected, "reference");
+/// Exchanges worked out by hand: a FEN, a move's text, and `see_ge`'s answer at some
+/// thresholds, as (threshold, expected) pairs.
+pub type SeeCases = (&'static str, &'static str, &'static [(i32, bool)]);
+
+/// Asserts each case of `table`: `see_ge(move, threshold) == expected`, and that
+/// `reference` agrees.
+pub fn assert_see_table<G: SearchGame>(table: &[SeeCases], reference: fn(&G, Move) -> i32) {
+    for &(fen, text, cases) in table {
+        let p: G = testkit::pos(fen);
+        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
+        for &(threshold, expected) in cases {
+            assert_eq!(
+                p.see_ge(mv, threshold),
+                expected,
+                "{fen} {text} threshold {threshold}"
+            );
+            assert_eq!(
+                reference(&p, mv) >= threshold,
+                expected,
+                "reference: {fen} {text} threshold {threshold}"
+            );
+        }
     }
 }
 
