@@ -3,6 +3,7 @@
 //! played out by the legal moves for chaturanga and skak.
 
 use super::chesslike::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use super::swap_list::SwapList;
 use crate::core::game::parse_move;
 use crate::core::rng::Rng;
 use crate::core::testkit::{self, random_games_from_start};
@@ -60,6 +61,26 @@ pub fn assert_see_and_flipped<G: SearchGame>(
         "{} (flipped) threshold {threshold}",
         flipped.fen()
     );
+}
+
+/// An exchange worked out by hand: a FEN, a move's text, the exchange's exact value, and
+/// more thresholds to ask at.
+pub type ExactSee = (&'static str, &'static str, i32, &'static [i32]);
+
+/// Asserts each exchange of `table` with [`assert_see_and_flipped`]: `see_ge` is true at
+/// the value and false one above it, and at each further threshold true exactly where it is
+/// at most the value.
+pub fn assert_exact_table_and_flipped<G: SearchGame>(
+    table: &[ExactSee],
+    twin: impl Fn(Move) -> Move,
+) {
+    for &(fen, text, value, more) in table {
+        assert_see_and_flipped::<G>(fen, text, value, true, &twin);
+        assert_see_and_flipped::<G>(fen, text, value + 1, false, &twin);
+        for &threshold in more {
+            assert_see_and_flipped::<G>(fen, text, threshold, threshold <= value, &twin);
+        }
+    }
 }
 
 /// Thresholds to probe: every 7 from `-fine` to `fine`, every 500 out to the royal piece's
@@ -196,9 +217,7 @@ pub fn mailbox_exchange(
     first_gain: i32,
     values: &[i32; 6],
 ) -> i32 {
-    let mut gain = [0i32; 40];
-    gain[0] = first_gain;
-    let mut depth = 0;
+    let mut swaps = SwapList::<40>::new(first_gain);
     while let Some(sq) = least_valuable_attacker(board, to, side) {
         let (_, kind) = board[sq].unwrap_or((side, PAWN));
         let last_rank = to / 8 == 0 || to / 8 == 7;
@@ -208,8 +227,7 @@ pub fn mailbox_exchange(
             kind
         };
         let (_, on_square) = board[to].unwrap_or((side, PAWN));
-        depth += 1;
-        gain[depth] = values[on_square] + values[promoted] - values[kind] - gain[depth - 1];
+        swaps.capture(values[on_square] + values[promoted] - values[kind]);
         if on_square == KING {
             break;
         }
@@ -217,11 +235,7 @@ pub fn mailbox_exchange(
         board[to] = Some((side, promoted));
         side ^= 1;
     }
-    while depth > 0 {
-        gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
+    swaps.value()
 }
 
 fn least_valuable_attacker(board: &Mailbox, to: usize, side: usize) -> Option<usize> {

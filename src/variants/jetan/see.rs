@@ -44,6 +44,7 @@ use super::eval::VALUES;
 use super::tables::{bit, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
 use crate::core::{Color, Move};
+use crate::variants::swap_list::SwapList;
 
 /// The capturers in the order the exchange uses them: least valuable first (by
 /// [`VALUES`]), the Chief last. The Princess never captures.
@@ -162,13 +163,10 @@ impl Jetan {
             });
         }
 
-        // gain[d]: what the side making capture d has won if the exchange stops after it.
-        let mut gain = [0i32; MAX_EXCHANGE];
-        gain[0] = victim;
-        let mut d = 0;
+        let mut swaps = SwapList::<MAX_EXCHANGE>::new(victim);
         let mut on_square = mover;
         let mut side = them;
-        while d + 1 < MAX_EXCHANGE {
+        while !swaps.is_full() {
             let attackers = self.attackers_to(t, to, occ) & self.by_color[side.index()];
             let Some((sq, piece)) = self.least_valuable(attackers) else {
                 break;
@@ -181,22 +179,16 @@ impl Jetan {
                 if enemies != 0 {
                     break;
                 }
-                d += 1;
-                gain[d] = value(on_square) - gain[d - 1];
+                swaps.capture(value(on_square));
                 break;
             }
-            d += 1;
-            gain[d] = value(on_square) - gain[d - 1];
+            swaps.capture(value(on_square));
             on_square = piece;
             occ = vacated;
             side = side.flip();
         }
         // Each side captures only when that is better than stopping.
-        while d > 0 {
-            gain[d - 1] = gain[d - 1].min(-gain[d]);
-            d -= 1;
-        }
-        Some(gain[0])
+        Some(swaps.value())
     }
 }
 
