@@ -34,6 +34,23 @@ pub fn sorted(list: &[&str]) -> Vec<String> {
     v
 }
 
+/// Asserts that the legal moves of `p` are `expected` (in any order), and that the bulk
+/// count agrees with the list.
+pub fn assert_moves<G: Game>(p: &G, expected: &[&str]) {
+    assert_eq!(texts(p), sorted(expected), "{}", p.fen());
+    assert_count_agrees(p);
+}
+
+/// Asserts that the legal moves of `p` from the square named `from` are `expected` (in any
+/// order).
+pub fn assert_moves_from<G: Game>(p: &G, from: &str, expected: &[&str]) {
+    let from_there: Vec<String> = texts(p)
+        .into_iter()
+        .filter(|t| t.starts_with(from))
+        .collect();
+    assert_eq!(from_there, sorted(expected), "{} from {from}", p.fen());
+}
+
 /// The legal move of `p` whose text is `text`; panics with [`parse_move`]'s error if none.
 pub fn legal<G: Game>(p: &G, text: &str) -> Move {
     parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))
