@@ -36,6 +36,25 @@ pub fn assert_see_monotone_in_random_games<G: SearchGame>(seed: u64, thresholds:
     assert!(checked > 500, "only {checked} captures checked");
 }
 
+/// Asserts `moved_piece` for each (FEN, move text, slot the move must name).
+pub fn assert_moved_pieces<G: SearchGame>(cases: &[(&str, &str, usize)]) {
+    for &(fen, text, slot) in cases {
+        let p: G = testkit::pos(fen);
+        let mv = testkit::legal(&p, text);
+        assert_eq!(p.moved_piece(mv), slot, "{fen} {text}");
+    }
+}
+
+/// Asserts that every legal move of `fen` names the slot `slot(move)` as its moved piece, a
+/// slot below [`PIECE_SLOTS`].
+pub fn assert_every_moved_piece<G: SearchGame>(fen: &str, slot: impl Fn(Move) -> usize) {
+    let p: G = testkit::pos(fen);
+    for mv in testkit::moves_of(&p) {
+        assert_eq!(p.moved_piece(mv), slot(mv), "{fen} {}", p.move_text(mv));
+        assert!(p.moved_piece(mv) < PIECE_SLOTS);
+    }
+}
+
 // ---------------------------------------------------------------- chaturanga and skak
 
 /// Asserts `see_ge(move, threshold) == expected` for the move `text` in `fen`, and the same

@@ -171,8 +171,6 @@ impl Chaturanga {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
-    use crate::search::SearchGame;
     use crate::variants::see_checks::{self, ExactSee, Material};
 
     const P: i32 = SEE_VALUES[PAWN as usize];
@@ -266,10 +264,7 @@ mod tests {
 
     #[test]
     fn moved_piece_names_colour_and_type() {
-        let pos = Chaturanga::from_fen(Chaturanga::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-        let mut moves = Vec::new();
-        pos.generate(&mut moves);
-        for mv in moves {
+        see_checks::assert_every_moved_piece::<Chaturanga>(Chaturanga::START_FEN, |mv| {
             // White (colour 0): horses b1 g1 (type 1), elephants c1 f1 (2), counsellor d1
             // (4), the king's leaps from e1 (5), pawns (0).
             let expected = match mv.from() {
@@ -279,18 +274,10 @@ mod tests {
                 4 => KING_TYPE,
                 _ => PAWN,
             };
-            assert_eq!(
-                pos.moved_piece(mv),
-                expected as usize,
-                "{}",
-                pos.move_text(mv)
-            );
-            assert!(pos.moved_piece(mv) < crate::search::PIECE_SLOTS);
-        }
-        let black = Chaturanga::from_fen("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Kk - 0 1")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let mv = parse_move(&black, "b8c6").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(black.moved_piece(mv), 6 + HORSE as usize);
+            expected as usize
+        });
+        let black = "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Kk - 0 1";
+        see_checks::assert_moved_pieces::<Chaturanga>(&[(black, "b8c6", 6 + HORSE as usize)]);
     }
 
     /// Thresholds to probe: fine near the material values, coarse out to the king's.

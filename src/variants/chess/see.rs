@@ -89,10 +89,8 @@ impl Chess {
 mod tests {
     use super::*;
     use crate::core::rng::Rng;
-    use crate::core::testkit;
     use crate::variants::chesslike::{KNIGHT, ROOK};
     use crate::core::Game;
-    use crate::search::SearchGame;
     use crate::variants::see_checks::{self, ChessLikeSee, Mailbox, SeeCases};
 
     /// Exchanges and the answers at some thresholds: FEN, move, (threshold, expected) pairs
@@ -161,14 +159,13 @@ mod tests {
 
     #[test]
     fn moved_piece_by_colour_and_type() {
-        let p: Chess = testkit::pos("4k3/8/5n2/8/4P3/2N5/8/4K3 b - - 0 1");
-        let mv = testkit::legal(&p, "f6e4");
-        assert_eq!(p.moved_piece(mv), 6 + KNIGHT);
-        let white: Chess = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
-        for (text, piece) in [("b7a8q", PAWN), ("e1g1", KING), ("h1h5", ROOK)] {
-            let mv = testkit::legal(&white, text);
-            assert_eq!(white.moved_piece(mv), piece, "{text}");
-        }
+        let promotion = "r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1";
+        see_checks::assert_moved_pieces::<Chess>(&[
+            ("4k3/8/5n2/8/4P3/2N5/8/4K3 b - - 0 1", "f6e4", 6 + KNIGHT),
+            (promotion, "b7a8q", PAWN),
+            (promotion, "e1g1", KING),
+            (promotion, "h1h5", ROOK),
+        ]);
     }
 
     /// An independent SEE for the tests ([`see_checks::reference_see`]).

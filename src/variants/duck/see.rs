@@ -96,10 +96,8 @@ impl Duck {
 mod tests {
     use super::*;
     use crate::core::rng::Rng;
-    use crate::core::testkit;
     use crate::variants::chesslike::ROOK;
     use crate::core::Game;
-    use crate::search::SearchGame;
     use crate::variants::see_checks::{self, ChessLikeSee, Mailbox, SeeCases};
 
     /// Turns and the answers at some thresholds: FEN, turn, (threshold, expected) pairs
@@ -168,18 +166,13 @@ mod tests {
 
     #[test]
     fn moved_piece_by_colour_and_type() {
-        let p: Duck = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
-        for (text, piece) in [
-            ("b7a8q,a8h8", PAWN),
-            ("e1g1,g1a3", KING),
-            ("h1h5,h5h6", ROOK),
-        ] {
-            let mv = testkit::legal(&p, text);
-            assert_eq!(p.moved_piece(mv), piece, "{text}");
-        }
-        let p: Duck = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1");
-        let mv = testkit::legal(&p, "b6a4,a4a5");
-        assert_eq!(p.moved_piece(mv), 6 + KNIGHT);
+        let white = "r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1";
+        see_checks::assert_moved_pieces::<Duck>(&[
+            (white, "b7a8q,a8h8", PAWN),
+            (white, "e1g1,g1a3", KING),
+            (white, "h1h5,h5h6", ROOK),
+            ("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1", "b6a4,a4a5", 6 + KNIGHT),
+        ]);
     }
 
     /// An independent SEE for the tests ([`see_checks::reference_see`], the duck a blocker

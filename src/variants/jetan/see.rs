@@ -195,7 +195,6 @@ impl Jetan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
     use crate::core::rng::Rng;
     use crate::core::Game;
     use crate::search::SearchGame;
@@ -203,10 +202,6 @@ mod tests {
 
     fn pos(fen: &str) -> Jetan {
         Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-    }
-
-    fn mv(p: &Jetan, text: &str) -> Move {
-        parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))
     }
 
     const UNDEFENDED: &str = "q8k/10/10/10/10/4d5/4P5/10/10/Q8K w - 0 1";
@@ -585,15 +580,14 @@ mod tests {
     #[test]
     fn moved_piece_is_distinct_by_colour_and_kind() {
         // White to move in the first position, Black in the second.
-        let white = pos(UNDEFENDED);
-        let black = pos(BLACK_TO_MOVE);
-        let slot = |p: &Jetan, text: &str| p.moved_piece(mv(p, text));
-        assert_eq!(slot(&white, "e4e5"), Piece::Panthan as usize);
-        assert_eq!(slot(&white, "a1b2"), Piece::Princess as usize);
-        assert_eq!(slot(&white, "j1i1"), Piece::Chief as usize);
-        assert_eq!(slot(&black, "e7d5"), 8 + Piece::Thoat as usize);
-        assert_eq!(slot(&black, "j10i10"), 8 + Piece::Chief as usize);
-        assert_eq!(slot(&pos(ESCAPE), "a1e8"), Piece::Princess as usize);
+        see_checks::assert_moved_pieces::<Jetan>(&[
+            (UNDEFENDED, "e4e5", Piece::Panthan as usize),
+            (UNDEFENDED, "a1b2", Piece::Princess as usize),
+            (UNDEFENDED, "j1i1", Piece::Chief as usize),
+            (BLACK_TO_MOVE, "e7d5", 8 + Piece::Thoat as usize),
+            (BLACK_TO_MOVE, "j10i10", 8 + Piece::Chief as usize),
+            (ESCAPE, "a1e8", Piece::Princess as usize),
+        ]);
         let mut seen = [false; crate::search::PIECE_SLOTS];
         let mut moves = Vec::new();
         for p in random_positions(10, 200) {

@@ -118,9 +118,7 @@ impl Skak {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
     use crate::core::Game;
-    use crate::search::SearchGame;
     use crate::variants::see_checks::{self, ExactSee, Material};
 
     const Q: i32 = SEE_VALUES[ADHAL];
@@ -208,18 +206,11 @@ mod tests {
 
     #[test]
     fn moved_piece_names_colour_and_kind() {
-        let pos = Skak::from_fen(Skak::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-        let mut moves = Vec::new();
-        pos.generate(&mut moves);
-        for mv in moves {
-            assert_eq!(pos.moved_piece(mv), FYLGDAR, "{}", pos.move_text(mv));
-        }
-        let pos = Skak::from_fen("3k3/7/7/7/7/7/K2Q3 b - - 0 1").unwrap_or_else(|e| panic!("{e}"));
-        let mv = parse_move(&pos, "d7d6").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(pos.moved_piece(mv), KINDS + JARKHAN);
-        let pos = Skak::from_fen("3k3/7/7/7/7/7/K2Q3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
-        let mv = parse_move(&pos, "d1d5").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(pos.moved_piece(mv), ADHAL);
+        see_checks::assert_every_moved_piece::<Skak>(Skak::START_FEN, |_| FYLGDAR);
+        see_checks::assert_moved_pieces::<Skak>(&[
+            ("3k3/7/7/7/7/7/K2Q3 b - - 0 1", "d7d6", KINDS + JARKHAN),
+            ("3k3/7/7/7/7/7/K2Q3 w - - 0 1", "d1d5", ADHAL),
+        ]);
     }
 
     /// Thresholds to probe: fine near the material values, coarse out to the Jarkhan's.
