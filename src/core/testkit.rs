@@ -41,14 +41,23 @@ pub fn assert_moves<G: Game>(p: &G, expected: &[&str]) {
     assert_count_agrees(p);
 }
 
+/// The texts of the legal moves of `p` from the square named `from`, sorted.
+pub fn texts_from<G: Game>(p: &G, from: &str) -> Vec<String> {
+    texts(p)
+        .into_iter()
+        .filter(|t| t.starts_with(from))
+        .collect()
+}
+
 /// Asserts that the legal moves of `p` from the square named `from` are `expected` (in any
 /// order).
 pub fn assert_moves_from<G: Game>(p: &G, from: &str, expected: &[&str]) {
-    let from_there: Vec<String> = texts(p)
-        .into_iter()
-        .filter(|t| t.starts_with(from))
-        .collect();
-    assert_eq!(from_there, sorted(expected), "{} from {from}", p.fen());
+    assert_eq!(
+        texts_from(p, from),
+        sorted(expected),
+        "{} from {from}",
+        p.fen()
+    );
 }
 
 /// The legal move of `p` whose text is `text`; panics with [`parse_move`]'s error if none.
