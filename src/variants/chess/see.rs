@@ -89,8 +89,8 @@ impl Chess {
 mod tests {
     use super::*;
     use crate::core::rng::Rng;
-    use crate::variants::chesslike::{KNIGHT, ROOK};
     use crate::core::Game;
+    use crate::variants::chesslike::{KNIGHT, ROOK};
     use crate::variants::see_checks::{self, ChessLikeSee, Mailbox, SeeCases};
 
     /// Exchanges and the answers at some thresholds: FEN, move, (threshold, expected) pairs
@@ -179,7 +179,8 @@ mod tests {
         }
         let promotion = (mv.kind() == PROMOTION).then_some(mv.promotion() as usize);
         let en_passant = mv.kind() == EN_PASSANT;
-        see_checks::reference_see(board, p.side.index(), mv, en_passant, promotion, None, &VALUES)
+        let us = p.side.index();
+        see_checks::reference_see(board, us, mv, en_passant, promotion, None, &VALUES)
     }
 
     #[test]

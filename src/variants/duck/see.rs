@@ -96,8 +96,8 @@ impl Duck {
 mod tests {
     use super::*;
     use crate::core::rng::Rng;
-    use crate::variants::chesslike::ROOK;
     use crate::core::Game;
+    use crate::variants::chesslike::ROOK;
     use crate::variants::see_checks::{self, ChessLikeSee, Mailbox, SeeCases};
 
     /// Turns and the answers at some thresholds: FEN, turn, (threshold, expected) pairs
@@ -171,7 +171,11 @@ mod tests {
             (white, "b7a8q,a8h8", PAWN),
             (white, "e1g1,g1a3", KING),
             (white, "h1h5,h5h6", ROOK),
-            ("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1", "b6a4,a4a5", 6 + KNIGHT),
+            (
+                "r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1",
+                "b6a4,a4a5",
+                6 + KNIGHT,
+            ),
         ]);
     }
 
@@ -193,7 +197,8 @@ mod tests {
         let promotion = (mv.promotion() != 0).then_some(mv.promotion() as usize);
         let en_passant = mv.kind() == EN_PASSANT;
         let duck = Some(mv.extra() as usize);
-        see_checks::reference_see(board, p.side.index(), mv, en_passant, promotion, duck, &VALUES)
+        let us = p.side.index();
+        see_checks::reference_see(board, us, mv, en_passant, promotion, duck, &VALUES)
     }
 
     #[test]

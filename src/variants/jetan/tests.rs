@@ -225,10 +225,7 @@ fn escape_counts_and_is_used_once() {
     // Black never had the right: its Princess has only her 15 corner squares less the
     // White Chief's and nothing attacked.
     let black = pos("q8k/10/10/10/10/10/10/10/10/Q8K b Q 0 1");
-    assert_eq!(
-        texts_from(&black, "a10").len(),
-        15
-    );
+    assert_eq!(texts_from(&black, "a10").len(), 15);
 }
 
 #[test]
@@ -258,7 +255,11 @@ fn chief_captures_end_the_game() {
     for text in ["c6e6", "f6e6"] {
         assert_ends(&p, text, GameResult::draw("chief captured"));
     }
-    assert_ends(&p, "f6g8", GameResult::win(Color::White, "princess captured"));
+    assert_ends(
+        &p,
+        "f6g8",
+        GameResult::win(Color::White, "princess captured"),
+    );
     assert!(p.is_tactical(parse_move(&p, "f6g8").unwrap()));
     assert!(!p.is_tactical(parse_move(&p, "e3e4").unwrap()));
     let ordinary = play(&p, "e3e4");

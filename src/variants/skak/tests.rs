@@ -265,7 +265,10 @@ fn reference_perft_equals_suite_counts() {
 #[test]
 fn start_position_has_seven_fylgdar_steps() {
     let start = pos(Skak::START_FEN);
-    testkit::assert_moves(&start, &["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3"]);
+    testkit::assert_moves(
+        &start,
+        &["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3"],
+    );
 }
 
 #[test]
@@ -285,10 +288,18 @@ fn black_fylgdar_never_enters_rank_7() {
 fn fylgdar_captures_backwards_and_steps_sideways() {
     // White d4: d5 enemy (no orthogonal capture), d3 own; four diagonal captures.
     let white = pos("3k3/7/2ppp2/3P3/2pBp2/7/3K3 w - - 0 1");
-    testkit::assert_moves_from(&white, "d4", &["d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"]);
+    testkit::assert_moves_from(
+        &white,
+        "d4",
+        &["d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"],
+    );
     // Black d4: steps back to d3 is "forward" for Black; captures c5/e5 are backwards.
     let black = pos("3k3/7/2PbP2/3p3/2P1P2/7/3K3 b - - 0 1");
-    testkit::assert_moves_from(&black, "d4", &["d4d3", "d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"]);
+    testkit::assert_moves_from(
+        &black,
+        "d4",
+        &["d4d3", "d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"],
+    );
 }
 
 #[test]
