@@ -60,6 +60,19 @@ pub fn assert_moves_from<G: Game>(p: &G, from: &str, expected: &[&str]) {
     );
 }
 
+/// Asserts that the null move of `fen` gives the turn to the other side and keeps the hash
+/// exact.
+pub fn assert_null_move_is_exact<G: crate::search::SearchGame>(fen: &str) {
+    let position: G = pos(fen);
+    let passed = position.null_move().expect("a null move");
+    assert_eq!(
+        passed.side_to_move(),
+        position.side_to_move().flip(),
+        "{fen}"
+    );
+    assert_eq!(passed.hash(), passed.recompute_hash(), "{fen}");
+}
+
 /// The legal move of `p` whose text is `text`; panics with [`parse_move`]'s error if none.
 pub fn legal<G: Game>(p: &G, text: &str) -> Move {
     parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))

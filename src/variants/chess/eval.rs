@@ -402,10 +402,7 @@ mod tests {
 
     #[test]
     fn null_move_keeps_the_hash_exact() {
-        let pos = Chess::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
-            .unwrap();
-        let passed = pos.null_move().unwrap();
-        assert_eq!(passed.hash(), passed.recompute_hash());
-        assert_eq!(passed.side_to_move(), Color::Black);
+        let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        crate::core::testkit::assert_null_move_is_exact::<Chess>(fen);
     }
 }
