@@ -3,7 +3,7 @@
 //! complete records. Also checks that the shipped tactics suites parse.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use thoat::tools::analyze::epd::{parse_line, Line};
@@ -210,6 +210,13 @@ fn analyze(args: &[&str]) -> Output {
         .expect("run thoat analyze")
 }
 
+/// `thoat analyze --input <input>` and `args`.
+fn analyze_file(input: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["--input", input.to_str().unwrap()];
+    all.extend_from_slice(args);
+    analyze(&all)
+}
+
 const SUITE: &str = "\
 # a comment, then a test line, a plain FEN line and an EPD line with a mate in one
 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - bm e2a6; id \"kiwipete \\\"quoted\\\"\";
@@ -221,7 +228,7 @@ r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - bm e2a6; id \"k
 #[test]
 fn jsonl_records_have_every_field_and_tests_are_judged() {
     let input = temp_file("suite.epd", SUITE);
-    let out = analyze(&["--input", input.to_str().unwrap(), "--depth", "3"]);
+    let out = analyze_file(&input, &["--depth", "3"]);
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     let records: Vec<_> = stdout.lines().map(check_record).collect();
@@ -280,16 +287,10 @@ fn csv_has_a_header_and_quotes_duck_moves() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start, duck\";\n\
          rnbqkbnr/pppppppp/8/3*4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n",
     );
-    let out = analyze(&[
-        "--variant",
-        "duck",
-        "--input",
-        input.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--format",
-        "csv",
-    ]);
+    let out = analyze_file(
+        &input,
+        &["--variant", "duck", "--depth", "2", "--format", "csv"],
+    );
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<Vec<String>> = stdout.lines().map(csv_row).collect();
@@ -325,14 +326,7 @@ fn malformed_lines_are_reported_by_number_and_skipped() {
          rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - bm a1a9; id \"bad move\";\n\
          rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR b - - id \"b\";\n",
     );
-    let out = analyze(&[
-        "--variant",
-        "skak",
-        "--input",
-        input.to_str().unwrap(),
-        "--nodes",
-        "2000",
-    ]);
+    let out = analyze_file(&input, &["--variant", "skak", "--nodes", "2000"]);
     assert!(out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("line 2: bad skak FEN"), "{stderr}");
@@ -356,16 +350,9 @@ fn missing_input_and_bad_flags_are_errors_not_panics() {
     assert!(stderr.contains("cannot read"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     let input = temp_file("one.fen", "8/8/8/8/8/8/8/K6k w - - 0 1\n");
-    let out = analyze(&[
-        "--input",
-        input.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--nodes",
-        "5",
-    ]);
+    let out = analyze_file(&input, &["--depth", "2", "--nodes", "5"]);
     assert!(!out.status.success(), "two limits at once are refused");
-    let out = analyze(&["--input", input.to_str().unwrap(), "--format", "xml"]);
+    let out = analyze_file(&input, &["--format", "xml"]);
     assert!(!out.status.success());
 }
 
@@ -381,18 +368,19 @@ fn jobs_keep_input_order_and_give_the_same_results() {
     // collisions of tables of other sizes change the node counts.
     let run = |jobs: &str| {
         let hash = (8 * jobs.parse::<usize>().unwrap()).to_string();
-        let out = analyze(&[
-            "--input",
-            input.to_str().unwrap(),
-            "--depth",
-            "5",
-            "--jobs",
-            jobs,
-            "--threads",
-            jobs,
-            "--hash",
-            &hash,
-        ]);
+        let out = analyze_file(
+            &input,
+            &[
+                "--depth",
+                "5",
+                "--jobs",
+                jobs,
+                "--threads",
+                jobs,
+                "--hash",
+                &hash,
+            ],
+        );
         assert!(out.status.success());
         String::from_utf8(out.stdout)
             .unwrap()

@@ -14,7 +14,11 @@ use thoat::variants::{Duck, Variant};
 /// The three fuzz targets, a short run each (one test: the fuzzer's panic hook is global).
 #[test]
 fn fuzz_every_target_briefly_finds_nothing() {
-    let (mut fens, mut moves, mut lines) = (fuzz::Fens, fuzz::MoveTexts, Lines::default());
+    let (mut fens, mut moves, mut lines) = (
+        fuzz::OneAtATime::fens(),
+        fuzz::OneAtATime::move_texts(),
+        Lines::default(),
+    );
     let targets: [(&mut dyn fuzz::Inputs, u64); 3] =
         [(&mut fens, 6000), (&mut moves, 6000), (&mut lines, 1500)];
     for (inputs, n) in targets {

@@ -228,11 +228,7 @@ fn stop_ends_an_infinite_search_and_isready_answers_during_search() {
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
-    let replies = e.sync();
-    assert!(
-        replies.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove before stop"
-    );
+    e.assert_no_bestmove("before stop");
     let start = Instant::now();
     e.send("stop");
     let (best, _) = e.bestmove(LONG);
@@ -253,11 +249,7 @@ fn ponder_waits_for_ponderhit() {
     e.send("position startpos moves e2e4");
     e.send("go ponder wtime 1000 btime 1000");
     std::thread::sleep(Duration::from_millis(1200));
-    let replies = e.sync();
-    assert!(
-        replies.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove while pondering"
-    );
+    e.assert_no_bestmove("while pondering");
     e.send("ponderhit");
     let (best, _) = e.bestmove(Duration::from_secs(5));
     assert!(!best.is_empty());
@@ -321,15 +313,19 @@ fn debug_and_register_are_accepted() {
         "register name x code y",
     ] {
         e.send(command);
-        e.send("isready");
-        let lines = e.read_until(|l| l == "readyok", LONG);
-        assert_eq!(lines, vec!["readyok".to_string()], "{command}");
+        assert_eq!(e.sync(), Vec::<String>::new(), "{command}");
     }
     e.send("debug sideways");
-    e.send("isready");
-    let lines = e.read_until(|l| l == "readyok", LONG);
+    let lines = e.sync();
     assert!(lines[0].starts_with("info string error"), "{lines:?}");
     e.quit();
+}
+
+/// Asserts that `position fen <fen>` is accepted and gives `fen` back.
+fn assert_reads_back(e: &mut Engine, fen: &str) {
+    e.send(&format!("position fen {fen}"));
+    assert!(e.sync().is_empty(), "{fen} reads back");
+    assert_eq!(e.fen(), fen);
 }
 
 /// What `d` writes reads back: clocks past 999999 (refused before) and a fullmove number at
@@ -340,9 +336,7 @@ fn every_fen_the_engine_writes_reads_back() {
     e.send("position fen 4k3/8/8/8/8/8/8/4K3 b - - 999999 999999 moves e8d8");
     let fen = e.fen();
     assert_eq!(fen, "3k4/8/8/8/8/8/8/4K3 w - - 1000000 1000000");
-    e.send(&format!("position fen {fen}"));
-    assert!(e.sync().is_empty(), "{fen} reads back");
-    assert_eq!(e.fen(), fen);
+    assert_reads_back(&mut e, &fen);
     for variant in Variant::ALL {
         e.send(&format!(
             "setoption name UCI_Variant value {}",
@@ -364,9 +358,7 @@ fn every_fen_the_engine_writes_reads_back() {
         e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
         let written = e.fen();
         assert!(written.ends_with(" 4294967295"), "{written}");
-        e.send(&format!("position fen {written}"));
-        assert!(e.sync().is_empty(), "{variant:?}: {written} reads back");
-        assert_eq!(e.fen(), written);
+        assert_reads_back(&mut e, &written);
     }
     e.quit();
 }

@@ -34,6 +34,45 @@ pub fn sorted(list: &[&str]) -> Vec<String> {
     v
 }
 
+/// Asserts that the legal moves of `p` are `expected` (in any order), and that the bulk
+/// count agrees with the list.
+pub fn assert_moves<G: Game>(p: &G, expected: &[&str]) {
+    assert_eq!(texts(p), sorted(expected), "{}", p.fen());
+    assert_count_agrees(p);
+}
+
+/// The texts of the legal moves of `p` from the square named `from`, sorted.
+pub fn texts_from<G: Game>(p: &G, from: &str) -> Vec<String> {
+    texts(p)
+        .into_iter()
+        .filter(|t| t.starts_with(from))
+        .collect()
+}
+
+/// Asserts that the legal moves of `p` from the square named `from` are `expected` (in any
+/// order).
+pub fn assert_moves_from<G: Game>(p: &G, from: &str, expected: &[&str]) {
+    assert_eq!(
+        texts_from(p, from),
+        sorted(expected),
+        "{} from {from}",
+        p.fen()
+    );
+}
+
+/// Asserts that the null move of `fen` gives the turn to the other side and keeps the hash
+/// exact.
+pub fn assert_null_move_is_exact<G: crate::search::SearchGame>(fen: &str) {
+    let position: G = pos(fen);
+    let passed = position.null_move().expect("a null move");
+    assert_eq!(
+        passed.side_to_move(),
+        position.side_to_move().flip(),
+        "{fen}"
+    );
+    assert_eq!(passed.hash(), passed.recompute_hash(), "{fen}");
+}
+
 /// The legal move of `p` whose text is `text`; panics with [`parse_move`]'s error if none.
 pub fn legal<G: Game>(p: &G, text: &str) -> Move {
     parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))

@@ -159,17 +159,7 @@ impl Lines {
                         _ => {}
                     }
                 }
-                if !alive {
-                    check_replies(
-                        &mut replies,
-                        &mut searches,
-                        &mut perfts,
-                        free_text,
-                        &mut fail,
-                    );
-                    break;
-                }
-                if rng.below(4) != 0 {
+                if alive && rng.below(4) != 0 {
                     uci.handle("stop");
                     replies.extend(drain(&sink));
                 }
@@ -180,6 +170,9 @@ impl Lines {
                     free_text,
                     &mut fail,
                 );
+                if !alive {
+                    break;
+                }
                 // The position must always be printable and parse back.
                 uci.handle("d");
                 let d = drain(&sink);

@@ -39,6 +39,20 @@ fn move_pair_text<G: Game>(
     (Some(position.move_text(best)), reply_text)
 }
 
+/// How a background job answers: it sets `answered`, then prints its answer (in that
+/// order, so that a GUI that has read the answer finds a new `go` accepted).
+pub(super) struct Answer {
+    pub answered: Arc<AtomicBool>,
+    pub out: Output,
+}
+
+impl Answer {
+    fn send(&self, line: &str) {
+        self.answered.store(true, Ordering::SeqCst);
+        send(&self.out, line);
+    }
+}
+
 /// Everything a background search needs, moved into its thread.
 pub(super) struct SearchJob {
     pub game: AnyGame,
@@ -48,13 +62,12 @@ pub(super) struct SearchJob {
     pub shared: Arc<Shared>,
     pub pool: Option<Arc<rayon::ThreadPool>>,
     pub halt: Arc<AtomicBool>,
-    pub answered: Arc<AtomicBool>,
-    pub out: Output,
+    pub answer: Answer,
 }
 
 impl SearchJob {
     pub fn run(self) {
-        let out = Arc::clone(&self.out);
+        let out = Arc::clone(&self.answer.out);
         let report: Reporter = Arc::new(move |line: &str| send(&out, line));
         let (best, ponder) = crate::on_game!(&self.game, g => {
             let outcome = search(
@@ -80,8 +93,7 @@ impl SearchJob {
             (Some(b), None) => format!("bestmove {b}"),
             (None, _) => "bestmove (none)".to_string(),
         };
-        self.answered.store(true, Ordering::SeqCst);
-        send(&self.out, &line);
+        self.answer.send(&line);
     }
 }
 
@@ -91,8 +103,7 @@ pub(super) struct PerftJob {
     pub depth: u32,
     pub threads: usize,
     pub halt: Arc<AtomicBool>,
-    pub answered: Arc<AtomicBool>,
-    pub out: Output,
+    pub answer: Answer,
 }
 
 impl PerftJob {
@@ -114,7 +125,6 @@ impl PerftJob {
             Ok(None) => "info string perft stopped".to_string(),
             Err(e) => format!("info string error: perft output failed: {e}"),
         };
-        self.answered.store(true, Ordering::SeqCst);
-        send(&self.out, &reply);
+        self.answer.send(&reply);
     }
 }

@@ -10,7 +10,7 @@ mod jobs;
 use crate::nnue::network::Network;
 use crate::search::{Clock, EvalMode, Limits, Settings, Shared, DEFAULT_CONTEMPT, MAX_PLY};
 use crate::variants::{AnyGame, Variant};
-use jobs::{PerftJob, Running, SearchJob};
+use jobs::{Answer, PerftJob, Running, SearchJob};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -388,16 +388,31 @@ impl Uci {
             shared: Arc::clone(&self.shared),
             pool,
             halt: Arc::clone(&halt),
-            answered: Arc::clone(&answered),
-            out: Arc::clone(&self.out),
+            answer: Answer {
+                answered: Arc::clone(&answered),
+                out: Arc::clone(&self.out),
+            },
         };
+        self.start("search", halt, answered, Some(clock), move || job.run())
+    }
+
+    /// Runs `job` on its own thread named `name`, as the running search or perft: `halt`
+    /// stops it, the job sets `answered` when it has answered, `clock` is a search's.
+    fn start(
+        &mut self,
+        name: &str,
+        halt: Arc<AtomicBool>,
+        answered: Arc<AtomicBool>,
+        clock: Option<Arc<Clock>>,
+        job: impl FnOnce() + Send + 'static,
+    ) -> Result<(), String> {
         let handle = std::thread::Builder::new()
-            .name("search".to_string())
-            .spawn(move || job.run())
-            .map_err(|e| format!("could not start the search thread: {e}"))?;
+            .name(name.to_string())
+            .spawn(job)
+            .map_err(|e| format!("could not start the {name} thread: {e}"))?;
         self.running = Some(Running {
             halt,
-            clock: Some(clock),
+            clock,
             answered,
             handle,
         });
@@ -434,20 +449,12 @@ impl Uci {
             depth,
             threads: self.options.threads,
             halt: Arc::clone(&halt),
-            answered: Arc::clone(&answered),
-            out: Arc::clone(&self.out),
+            answer: Answer {
+                answered: Arc::clone(&answered),
+                out: Arc::clone(&self.out),
+            },
         };
-        let handle = std::thread::Builder::new()
-            .name("perft".to_string())
-            .spawn(move || job.run())
-            .map_err(|e| format!("could not start the perft thread: {e}"))?;
-        self.running = Some(Running {
-            halt,
-            clock: None,
-            answered,
-            handle,
-        });
-        Ok(())
+        self.start("perft", halt, answered, None, move || job.run())
     }
 
     fn cmd_bench(&self, tokens: &[&str]) -> Result<(), String> {

@@ -7,7 +7,7 @@
 //! only where the duck does (check, castling through attacks, the duck blocking); that stays
 //! in each game.
 
-use crate::core::attacks8::PAWN_ATTACKS;
+use crate::core::attacks8::{self, PAWN_ATTACKS};
 use crate::core::fen::piece_letter;
 use crate::core::{parse_square, square_name, Color};
 
@@ -56,6 +56,18 @@ pub const CASTLING_KEEP: [u8; 64] = {
     keep[63] = 15 & !BLACK_KING_SIDE;
     keep
 };
+
+/// The squares a knight, bishop, rook or queen (`kind`) on `sq` attacks through
+/// `occupied`: what the evaluations count as its mobility.
+#[inline(always)]
+pub fn piece_reach(kind: usize, sq: u8, occupied: u64) -> u64 {
+    match kind {
+        KNIGHT => attacks8::KNIGHT[sq as usize],
+        BISHOP => attacks8::bishop(sq, occupied),
+        ROOK => attacks8::rook(sq, occupied),
+        _ => attacks8::queen(sq, occupied),
+    }
+}
 
 /// Castling for one side and wing: the squares that must be empty, the squares the king
 /// crosses or reaches (in chess they must not be attacked), and the king's destination.

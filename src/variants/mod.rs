@@ -14,6 +14,7 @@ pub mod pst8;
 pub mod see8;
 #[cfg(test)]
 mod see_checks;
+pub mod swap_list;
 pub mod terms;
 
 pub use any::AnyGame;

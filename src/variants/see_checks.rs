@@ -2,7 +2,8 @@
 //! must satisfy, an 8x8 mailbox reference SEE for chess and duck chess, and the exchange
 //! played out by the legal moves for chaturanga and skak.
 
-use super::see8::{BISHOP, KING, PAWN, QUEEN, ROOK};
+use super::chesslike::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use super::swap_list::SwapList;
 use crate::core::game::parse_move;
 use crate::core::rng::Rng;
 use crate::core::testkit::{self, random_games_from_start};
@@ -35,6 +36,25 @@ pub fn assert_see_monotone_in_random_games<G: SearchGame>(seed: u64, thresholds:
     assert!(checked > 500, "only {checked} captures checked");
 }
 
+/// Asserts `moved_piece` for each (FEN, move text, slot the move must name).
+pub fn assert_moved_pieces<G: SearchGame>(cases: &[(&str, &str, usize)]) {
+    for &(fen, text, slot) in cases {
+        let p: G = testkit::pos(fen);
+        let mv = testkit::legal(&p, text);
+        assert_eq!(p.moved_piece(mv), slot, "{fen} {text}");
+    }
+}
+
+/// Asserts that every legal move of `fen` names the slot `slot(move)` as its moved piece, a
+/// slot below [`PIECE_SLOTS`].
+pub fn assert_every_moved_piece<G: SearchGame>(fen: &str, slot: impl Fn(Move) -> usize) {
+    let p: G = testkit::pos(fen);
+    for mv in testkit::moves_of(&p) {
+        assert_eq!(p.moved_piece(mv), slot(mv), "{fen} {}", p.move_text(mv));
+        assert!(p.moved_piece(mv) < PIECE_SLOTS);
+    }
+}
+
 // ---------------------------------------------------------------- chaturanga and skak
 
 /// Asserts `see_ge(move, threshold) == expected` for the move `text` in `fen`, and the same
@@ -60,6 +80,26 @@ pub fn assert_see_and_flipped<G: SearchGame>(
         "{} (flipped) threshold {threshold}",
         flipped.fen()
     );
+}
+
+/// An exchange worked out by hand: a FEN, a move's text, the exchange's exact value, and
+/// more thresholds to ask at.
+pub type ExactSee = (&'static str, &'static str, i32, &'static [i32]);
+
+/// Asserts each exchange of `table` with [`assert_see_and_flipped`]: `see_ge` is true at
+/// the value and false one above it, and at each further threshold true exactly where it is
+/// at most the value.
+pub fn assert_exact_table_and_flipped<G: SearchGame>(
+    table: &[ExactSee],
+    twin: impl Fn(Move) -> Move,
+) {
+    for &(fen, text, value, more) in table {
+        assert_see_and_flipped::<G>(fen, text, value, true, &twin);
+        assert_see_and_flipped::<G>(fen, text, value + 1, false, &twin);
+        for &threshold in more {
+            assert_see_and_flipped::<G>(fen, text, threshold, threshold <= value, &twin);
+        }
+    }
 }
 
 /// Thresholds to probe: every 7 from `-fine` to `fine`, every 500 out to the royal piece's
@@ -140,12 +180,48 @@ pub fn compare_with_the_rules<G: SearchGame>(
 
 // ---------------------------------------------------------------- chess and duck chess
 
-/// The knight's kind; the others' come from `see8` (those of chess and duck chess).
-const KNIGHT: usize = 1;
-
 /// An 8x8 board for the reference SEE: (colour, kind) per square (index rank * 8 + file),
 /// kinds pawn 0 to king 5. A piece of a third colour (the duck) only blocks.
 pub type Mailbox = [Option<(usize, usize)>; 64];
+
+/// A piece of a third colour on the reference board: it only blocks (the duck).
+const BLOCKER: Option<(usize, usize)> = Some((2, 6));
+
+/// An independent reference SEE of a chess-like move: `board` is the position, `us` the
+/// side to move, `mv` a legal move that is not castling (worth 0, which the caller knows).
+/// `en_passant` and `promotion` say what the move is; `blocker` is where it puts a blocker
+/// (duck chess's duck, which the board does not hold before the move). The capture of a
+/// king ends it at once; the rest is [`mailbox_exchange`].
+pub fn reference_see(
+    mut board: Mailbox,
+    us: usize,
+    mv: Move,
+    en_passant: bool,
+    promotion: Option<usize>,
+    blocker: Option<usize>,
+    values: &[i32; 6],
+) -> i32 {
+    let (from, to) = (mv.from() as usize, mv.to() as usize);
+    let mut mover = board[from].map_or(PAWN, |(_, kind)| kind);
+    let mut gain = board[to].map_or(0, |(_, kind)| values[kind]);
+    if en_passant {
+        gain = values[PAWN];
+        board[to ^ 8] = None;
+    }
+    if let Some(new) = promotion {
+        mover = new;
+        gain += values[new] - values[PAWN];
+    }
+    if board[to].is_some_and(|(_, kind)| kind == KING) {
+        return gain;
+    }
+    board[from] = None;
+    board[to] = Some((us, mover));
+    if let Some(square) = blocker {
+        board[square] = BLOCKER;
+    }
+    mailbox_exchange(&mut board, to, us ^ 1, gain, values)
+}
 
 /// The exchange on `to` of an independent reference SEE, once the first move is made on
 /// `board` (its piece on `to`, `first_gain` what it won): `side` and the other side take
@@ -160,9 +236,7 @@ pub fn mailbox_exchange(
     first_gain: i32,
     values: &[i32; 6],
 ) -> i32 {
-    let mut gain = [0i32; 40];
-    gain[0] = first_gain;
-    let mut depth = 0;
+    let mut swaps = SwapList::<40>::new(first_gain);
     while let Some(sq) = least_valuable_attacker(board, to, side) {
         let (_, kind) = board[sq].unwrap_or((side, PAWN));
         let last_rank = to / 8 == 0 || to / 8 == 7;
@@ -172,8 +246,7 @@ pub fn mailbox_exchange(
             kind
         };
         let (_, on_square) = board[to].unwrap_or((side, PAWN));
-        depth += 1;
-        gain[depth] = values[on_square] + values[promoted] - values[kind] - gain[depth - 1];
+        swaps.capture(values[on_square] + values[promoted] - values[kind]);
         if on_square == KING {
             break;
         }
@@ -181,11 +254,7 @@ pub fn mailbox_exchange(
         board[to] = Some((side, promoted));
         side ^= 1;
     }
-    while depth > 0 {
-        gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
+    swaps.value()
 }
 
 fn least_valuable_attacker(board: &Mailbox, to: usize, side: usize) -> Option<usize> {
@@ -237,23 +306,30 @@ fn attacks(board: &Mailbox, sq: usize, kind: usize, to: usize) -> bool {
     }
 }
 
-/// Asserts `see_ge(move, threshold) == expected` for the move `text` in `fen` for each
-/// (threshold, expected), and that `reference` agrees.
-pub fn assert_see_cases<G: SearchGame>(
-    fen: &str,
-    text: &str,
-    cases: &[(i32, bool)],
-    reference: fn(&G, Move) -> i32,
-) {
-    let p: G = testkit::pos(fen);
-    let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
-    for &(threshold, expected) in cases {
-        assert_eq!(
-            p.see_ge(mv, threshold),
-            expected,
-            "{fen} {text} threshold {threshold}"
-        );
-        assert_eq!(reference(&p, mv) >= threshold, expected, "reference");
+/// Exchanges worked out by hand: a FEN, a move's text, and `see_ge`'s answer at some
+/// thresholds, as (threshold, expected) pairs.
+pub type SeeCases = (&'static str, &'static str, &'static [(i32, bool)]);
+
+/// Asserts each case of `table`: `see_ge(move, threshold) == expected`, and that the
+/// `reference` SEE (where the game has one) agrees.
+pub fn assert_see_table<G: SearchGame>(table: &[SeeCases], reference: Option<fn(&G, Move) -> i32>) {
+    for &(fen, text, cases) in table {
+        let p: G = testkit::pos(fen);
+        let mv = parse_move(&p, text).unwrap_or_else(|e| panic!("{e}"));
+        for &(threshold, expected) in cases {
+            assert_eq!(
+                p.see_ge(mv, threshold),
+                expected,
+                "{fen} {text} threshold {threshold}"
+            );
+            if let Some(reference) = reference {
+                assert_eq!(
+                    reference(&p, mv) >= threshold,
+                    expected,
+                    "reference: {fen} {text} threshold {threshold}"
+                );
+            }
+        }
     }
 }
 

@@ -72,6 +72,16 @@ impl Engine {
         lines
     }
 
+    /// Asserts that the engine has answered with no `bestmove` yet (`when`: the moment, for
+    /// the message), reading what it printed so far.
+    pub fn assert_no_bestmove(&mut self, when: &str) {
+        let replies = self.sync();
+        assert!(
+            replies.iter().all(|l| !l.starts_with("bestmove")),
+            "bestmove {when}: {replies:?}"
+        );
+    }
+
     /// The FEN the engine reports with `d` (whose last line is `Result: ...`).
     pub fn fen(&mut self) -> String {
         self.send("d");

@@ -205,14 +205,7 @@ pub fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
         if chars.peek().is_none() {
             return Ok(ops);
         }
-        let mut opcode = String::new();
-        while let Some(&c) = chars.peek() {
-            if c.is_whitespace() || c == ';' {
-                break;
-            }
-            opcode.push(c);
-            chars.next();
-        }
+        let opcode = word(&mut chars);
         if !is_opcode(&opcode) {
             return Err(format!("'{}' is not an EPD opcode", opcode.escape_debug()));
         }
@@ -249,21 +242,25 @@ pub fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
                     }
                     operands.push(s);
                 }
-                Some(_) => {
-                    let mut s = String::new();
-                    while let Some(&c) = chars.peek() {
-                        if c.is_whitespace() || c == ';' {
-                            break;
-                        }
-                        s.push(c);
-                        chars.next();
-                    }
-                    operands.push(s);
-                }
+                Some(_) => operands.push(word(&mut chars)),
             }
         }
         ops.push(Operation { opcode, operands });
     }
+}
+
+/// The characters up to the next white space or `;` (neither taken): an opcode or an
+/// operand that is not a string.
+fn word(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    let mut word = String::new();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() || c == ';' {
+            break;
+        }
+        word.push(c);
+        chars.next();
+    }
+    word
 }
 
 #[cfg(test)]

@@ -245,7 +245,7 @@ fn take_panics() -> Vec<String> {
 static CURRENT: AtomicU64 = AtomicU64::new(0);
 static STARTED_MS: AtomicU64 = AtomicU64::new(0);
 
-/// Where the fuzzer's inputs come from: FENs ([`Fens`]) and move texts ([`MoveTexts`])
+/// Where the fuzzer's inputs come from: FENs and move texts ([`OneAtATime`])
 /// here, UCI lines in `uci::fuzz` (the protocol's fuzzer lives with the protocol:
 /// no tool knows the UCI loop).
 pub trait Inputs {
@@ -257,29 +257,38 @@ pub trait Inputs {
     fn try_some(&mut self, rng: &mut Rng, budget: u64) -> (u64, u64, Vec<String>);
 }
 
-/// FEN inputs: a mutated seed FEN of a random game, tried on every game.
-pub struct Fens;
+/// Inputs made and checked one at a time by `check`, which says whether the input was
+/// accepted or which property failed: FENs and move texts.
+pub struct OneAtATime {
+    target: Target,
+    check: fn(&mut Rng) -> Result<bool, String>,
+}
 
-impl Inputs for Fens {
-    fn target(&self) -> Target {
-        Target::Fen
+impl OneAtATime {
+    /// FEN inputs: a mutated seed FEN of a random game, tried on every game.
+    pub fn fens() -> Self {
+        OneAtATime {
+            target: Target::Fen,
+            check: fuzz_fen,
+        }
     }
 
-    fn try_some(&mut self, rng: &mut Rng, _budget: u64) -> (u64, u64, Vec<String>) {
-        one(|| fuzz_fen(rng))
+    /// Move-text inputs: a mutated legal move of a position reached by random play.
+    pub fn move_texts() -> Self {
+        OneAtATime {
+            target: Target::Move,
+            check: fuzz_move,
+        }
     }
 }
 
-/// Move-text inputs: a mutated legal move of a position reached by random play.
-pub struct MoveTexts;
-
-impl Inputs for MoveTexts {
+impl Inputs for OneAtATime {
     fn target(&self) -> Target {
-        Target::Move
+        self.target
     }
 
     fn try_some(&mut self, rng: &mut Rng, _budget: u64) -> (u64, u64, Vec<String>) {
-        one(|| fuzz_move(rng))
+        one(|| (self.check)(rng))
     }
 }
 

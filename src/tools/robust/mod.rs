@@ -81,7 +81,7 @@ fn exit_code(result: std::io::Result<bool>) -> ExitCode {
 /// Runs `thoat fuzz`; fails if any property failed. The UCI-line inputs are handed in by
 /// the caller (`uci::fuzz::Lines`): no tool knows the UCI loop.
 pub fn fuzz_main(args: &FuzzArgs, uci_lines: &mut dyn fuzz::Inputs) -> ExitCode {
-    let (mut fens, mut moves) = (fuzz::Fens, fuzz::MoveTexts);
+    let (mut fens, mut moves) = (fuzz::OneAtATime::fens(), fuzz::OneAtATime::move_texts());
     let inputs: &mut dyn fuzz::Inputs = match args.target {
         fuzz::Target::Fen => &mut fens,
         fuzz::Target::Move => &mut moves,

@@ -4,9 +4,7 @@
 //! in `weights.rs`, fitted by `thoat tune`), capture ordering and the null move.
 
 use super::weights::WEIGHTS;
-use super::{
-    Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, EMPTY, HORSE, KEYS, KING_TYPE, PAWN, SIDE_KEY,
-};
+use super::{Chaturanga, CHARIOT, COUNSELLOR, ELEPHANT, EMPTY, HORSE, KING_TYPE, PAWN};
 use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
@@ -135,8 +133,7 @@ impl SearchGame for Chaturanga {
             return None;
         }
         let mut passed = *self;
-        passed.side = self.side.flip();
-        passed.hash ^= KEYS.extra(SIDE_KEY);
+        passed.pass_turn();
         Some(passed)
     }
 }
@@ -144,13 +141,12 @@ impl SearchGame for Chaturanga {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Game;
+    use crate::core::{testkit, Game};
 
     #[test]
     fn start_is_balanced_and_null_move_hash_is_exact() {
         let start = Chaturanga::from_fen(Chaturanga::START_FEN).unwrap();
         assert_eq!(start.evaluate(), 0);
-        let passed = start.null_move().unwrap();
-        assert_eq!(passed.hash(), passed.recompute_hash());
+        testkit::assert_null_move_is_exact::<Chaturanga>(Chaturanga::START_FEN);
     }
 }

@@ -106,6 +106,14 @@ pub struct Chaturanga {
 }
 
 impl Chaturanga {
+    /// Gives the turn to the other side, the hash following: the end of every move, and
+    /// the whole of a null move.
+    #[inline(always)]
+    fn pass_turn(&mut self) {
+        self.side = self.side.flip();
+        self.hash ^= KEYS.extra(SIDE_KEY);
+    }
+
     #[inline]
     fn occupied(&self) -> u64 {
         self.colors[0] | self.colors[1]
@@ -343,8 +351,7 @@ impl Game for Chaturanga {
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.side = them;
-        self.hash ^= KEYS.extra(SIDE_KEY);
+        self.pass_turn();
         // RULES.md (2): a king put in check loses its right.
         if self.has_leap(them) && self.attacked(self.king_square(them), us) {
             self.clear_leap(them);

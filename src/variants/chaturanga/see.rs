@@ -27,6 +27,7 @@ use super::{
 };
 use crate::core::attacks8::{self, KNIGHT};
 use crate::core::{Color, Game, Move};
+use crate::variants::swap_list::{least_valuable_first, SwapList};
 
 /// The king's exchange value: more than all the other pieces together.
 const ROYAL: i32 = 20_000;
@@ -42,23 +43,8 @@ pub(super) const SEE_VALUES: [i32; 6] = [
     ROYAL,
 ];
 
-/// The types from the least valuable to the most (by [`SEE_VALUES`], sorted when compiling
-/// so that tuned weights keep the order right).
-const LEAST_VALUABLE_FIRST: [u8; 6] = {
-    let mut order = [PAWN, HORSE, ELEPHANT, CHARIOT, COUNSELLOR, KING_TYPE];
-    let mut i = 1;
-    while i < order.len() {
-        let mut j = i;
-        while j > 0 && SEE_VALUES[order[j - 1] as usize] > SEE_VALUES[order[j] as usize] {
-            let t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-            j -= 1;
-        }
-        i += 1;
-    }
-    order
-};
+/// The types from the least valuable to the most (by [`SEE_VALUES`]).
+const LEAST_VALUABLE_FIRST: [usize; 6] = least_valuable_first(&SEE_VALUES);
 
 /// More entries than captures on one square can ever be (32 pieces).
 const MAX_EXCHANGE: usize = 34;
@@ -94,27 +80,27 @@ impl Chaturanga {
         };
 
         // The move itself: its victim, and a promotion's gain.
-        let mut gain = [0i32; MAX_EXCHANGE];
+        let mut first_gain = 0;
         let mut on_square = self.board[from as usize] % 6;
         if victim != EMPTY {
             let victim_type = victim % 6;
-            gain[0] = SEE_VALUES[victim_type as usize];
+            first_gain = SEE_VALUES[victim_type as usize];
             if promoter == Some(them) && victim_type == promo_type {
                 room += 1;
             }
         }
         if mv.promotion() != 0 {
             on_square = mv.promotion() % 6;
-            gain[0] += SEE_VALUES[on_square as usize] - SEE_VALUES[PAWN as usize];
+            first_gain += SEE_VALUES[on_square as usize] - SEE_VALUES[PAWN as usize];
             room -= 1;
         }
         // The opponent can always stop: the move never wins more than its own capture ...
-        if gain[0] < threshold {
+        if first_gain < threshold {
             return false;
         }
         // ... and never loses more than the piece now on the square, unless the opponent
         // recaptures with a promotion.
-        if gain[0] - SEE_VALUES[on_square as usize] >= threshold && promoter != Some(them) {
+        if first_gain - SEE_VALUES[on_square as usize] >= threshold && promoter != Some(them) {
             return true;
         }
 
@@ -128,19 +114,18 @@ impl Chaturanga {
             attackers |= KNIGHT[to as usize] & self.of(them, KING_TYPE);
         }
 
+        let mut swaps = SwapList::<MAX_EXCHANGE>::new(first_gain);
         let mut side = them;
-        let mut depth = 0;
-        while depth + 1 < MAX_EXCHANGE {
+        while !swaps.is_full() {
             let mine = attackers & occ & self.colors[side.index()];
             let pawns_may = promoter != Some(side) || (promo_type != PAWN && room > 0);
             let Some((kind, bit)) = LEAST_VALUABLE_FIRST.iter().find_map(|&kind| {
-                let candidates = mine & self.pieces[kind as usize];
-                (candidates != 0 && (kind != PAWN || pawns_may))
-                    .then(|| (kind, candidates & candidates.wrapping_neg()))
+                let candidates = mine & self.pieces[kind];
+                (candidates != 0 && (kind != PAWN as usize || pawns_may))
+                    .then(|| (kind as u8, candidates & candidates.wrapping_neg()))
             }) else {
                 break;
             };
-            depth += 1;
             let captured = on_square;
             let mut value = SEE_VALUES[captured as usize];
             on_square = kind;
@@ -151,7 +136,7 @@ impl Chaturanga {
             } else if promoter == Some(side.flip()) && captured == promo_type {
                 room += 1;
             }
-            gain[depth] = value - gain[depth - 1];
+            swaps.capture(value);
             if captured == KING_TYPE {
                 break; // the king was taken: the capture before was illegal, refused below
             }
@@ -166,12 +151,7 @@ impl Chaturanga {
             }
             side = side.flip();
         }
-        // Each side, from the last capture back, stops if capturing would do it no good.
-        while depth > 0 {
-            gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
-            depth -= 1;
-        }
-        gain[0] >= threshold
+        swaps.value() >= threshold
     }
 
     /// Whether the opponent's king holds the leap right after `mv` and could leap onto
@@ -191,9 +171,7 @@ impl Chaturanga {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
-    use crate::search::SearchGame;
-    use crate::variants::see_checks::{self, Material};
+    use crate::variants::see_checks::{self, ExactSee, Material};
 
     const P: i32 = SEE_VALUES[PAWN as usize];
     const N: i32 = SEE_VALUES[HORSE as usize];
@@ -201,19 +179,76 @@ mod tests {
     const R: i32 = SEE_VALUES[CHARIOT as usize];
     const Q: i32 = SEE_VALUES[COUNSELLOR as usize];
 
-    /// Asserts `see_ge(move, threshold) == expected` in `fen`, and the same exchange with
-    /// the colours exchanged, after a half turn of the board.
-    fn check(fen: &str, text: &str, threshold: i32, expected: bool) {
-        see_checks::assert_see_and_flipped::<Chaturanga>(fen, text, threshold, expected, |mv| {
-            Move::new(mv.from() ^ 63, mv.to() ^ 63, 0, mv.kind(), mv.promotion())
-        });
+    /// The same move with the colours exchanged, after a half turn of the board.
+    fn half_turn(mv: Move) -> Move {
+        Move::new(mv.from() ^ 63, mv.to() ^ 63, 0, mv.kind(), mv.promotion())
     }
 
-    /// Asserts that the exchange of `text` in `fen` is worth exactly `value`: at least
-    /// `value`, not `value + 1`.
-    fn worth(fen: &str, text: &str, value: i32) {
-        check(fen, text, value, true);
-        check(fen, text, value + 1, false);
+    /// Exchanges worked out by hand (see [`ExactSee`]), each checked with the colours
+    /// exchanged too. The weights in play: pawn 95, horse 295, elephant 117, chariot 518,
+    /// counsellor 160.
+    #[rustfmt::skip]
+    const EXCHANGES: &[ExactSee] = &[
+        // Rd1xd5 takes a lone horse: +N = +295.
+        ("3k4/8/8/3n4/8/8/8/3RK3 w - - 0 1", "d1d5", N, &[0]),
+        // Rd1xd5 exd5: P - R = 95 - 518 = -423.
+        ("3k4/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", P - R, &[0]),
+        // Rd2xd5: if Rd7xd5 then Rd1xd5 through d2, so Black stops: +N = +295. Without
+        // the x-ray it would be N - R = -223.
+        ("7k/3r4/8/3n4/8/8/3R4/3R3K w - - 0 1", "d2d5", N, &[0]),
+        // Black's chariots doubled on d7 and d8: Rd2xd5 Rd7xd5 Rd1xd5 Rd8xd5, and White
+        // may stop after the first recapture: P - R = -423 either way. Without Black's
+        // x-ray White would come out a pawn up.
+        ("3r3k/3r4/8/3p4/8/8/3R4/3R3K w - - 0 1", "d2d5", P - R, &[0]),
+        // Nc3xd5 exd5: N - N = 0, true at 0, false at 1.
+        ("3k4/8/4p3/3n4/8/2N5/8/4K3 w - - 0 1", "c3d5", 0, &[]),
+        // Nb1-c3, where the pawn d4 takes it: 0 - N = -295.
+        ("3k4/8/8/8/3p4/8/8/1N2K3 w - - 0 1", "b1c3", -N, &[0]),
+        // Nb1-a3 is safe: exactly 0.
+        ("3k4/8/8/8/3p4/8/8/1N2K3 w - - 0 1", "b1a3", 0, &[]),
+        // Re1xe5, and the elephant c7 jumps over the white pawn d6 to take back: P - R.
+        ("3k4/2b5/3P4/4p3/8/8/8/K3R3 w - - 0 1", "e1e5", P - R, &[]),
+        // The counsellors d4 and d6 both guard e5 one step diagonally.
+        // Re1xe5 Qd6xe5 Qd4xe5: P - R + Q = 95 - 518 + 160 = -263 (Black stops there).
+        ("3k4/8/3q4/4p3/3Q4/8/8/K3R3 w - - 0 1", "e1e5", P - R + Q, &[]),
+        // Qd4xe5 Qd6xe5 Re1xe5: P - Q + Q = +P, so Black does not take back.
+        ("3k4/8/3q4/4p3/3Q4/8/8/K3R3 w - - 0 1", "d4e5", P, &[]),
+        // Re2xe7: the king d8 may not take back, the elephant c5 guards e7: +P = +95.
+        ("3k4/4p3/8/2B5/8/8/4R3/K7 w - - 0 1", "e2e7", P, &[]),
+        // Without the elephant the king takes the chariot: P - R = -423.
+        ("3k4/4p3/8/8/8/8/4R3/K7 w - - 0 1", "e2e7", P - R, &[]),
+        // Re2xe6, and the king d8 takes back with its knight leap: P - R = -423.
+        ("3k4/8/4p3/8/8/8/4R3/K7 w k - 0 1", "e2e6", P - R, &[]),
+        // Without the right it cannot: +P.
+        ("3k4/8/4p3/8/8/8/4R3/K7 w - - 0 1", "e2e6", P, &[]),
+        // Nd4xe6 uncovers Rd1's check on d8, which takes the right away (RULES.md step 2),
+        // so the king cannot leap back: +P (with the leap it would be P - N = -200).
+        ("3k4/8/4p3/8/3N4/8/8/K2R4 w k - 0 1", "d4e6", P, &[]),
+        // Re1xe6 f7xe6 Nd4xe6, and the horse on e6 checks d8, so the king cannot leap
+        // back: P - R + P = -328 (with the leap, Kxe6 would make it P - R).
+        ("3k4/5p2/4p3/8/3N4/8/8/K3R3 w k - 0 1", "e1e6", 2 * P - R, &[]),
+        // Our own horse does not cost our king its leap: Nb4xd3 e4xd3 Ke1xd3 by the leap,
+        // B - N + P = 117 - 295 + 95 = -83 (without the king, B - N = -178).
+        ("3k4/8/8/8/1N2p3/3b4/8/4K3 w K - 0 1", "b4d3", B - N + P, &[]),
+        // b7xa8=R takes a chariot and promotes: R + (R - P) = 941, then Nb6xa8 takes the new
+        // chariot: 941 - 518 = R - P = 423.
+        ("r2k4/1P6/1n6/8/8/8/8/4K3 w - - 0 1", "b7a8r", R - P, &[]),
+        // Undefended: 2R - P = 941.
+        ("r2k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8r", 2 * R - P, &[]),
+        // A quiet promotion to a horse, on a square no one attacks: N - P = 200.
+        ("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", N - P, &[]),
+        // White has both chariots, so b7 may not take on a8 at first. Ra1xa8 (horse),
+        // Rc8xa8, and now White has one chariot: b7xa8=R. So Black does not recapture:
+        // +N = +295 (with the pawn left out it would be N - R = -223).
+        ("n1rk4/1P6/8/8/8/8/7R/R6K w - - 0 1", "a1a8", N, &[0]),
+        // Rd1xd8 takes an elephant; Rh8xd8; the pawn c7 may never promote on d8:
+        // B - R = 117 - 518 = -401.
+        ("3b3r/2P5/k7/8/8/8/6K1/3R4 w - - 0 1", "d1d8", B - R, &[0]),
+    ];
+
+    #[test]
+    fn exchanges_are_worth_what_they_were_worked_out_to_be() {
+        see_checks::assert_exact_table_and_flipped::<Chaturanga>(EXCHANGES, half_turn);
     }
 
     #[test]
@@ -222,132 +257,14 @@ mod tests {
         // counsellor 160 (the arithmetic in the comments below uses them).
         assert_eq!(&SEE_VALUES[..5], &WEIGHTS[..5]);
         for pair in LEAST_VALUABLE_FIRST.windows(2) {
-            assert!(SEE_VALUES[pair[0] as usize] <= SEE_VALUES[pair[1] as usize]);
+            assert!(SEE_VALUES[pair[0]] <= SEE_VALUES[pair[1]]);
         }
-        assert_eq!(LEAST_VALUABLE_FIRST[5], KING_TYPE);
-    }
-
-    #[test]
-    fn undefended_capture_wins_the_piece() {
-        // Rd1xd5 takes a lone horse: +N = +295.
-        worth("3k4/8/8/3n4/8/8/8/3RK3 w - - 0 1", "d1d5", N);
-        check("3k4/8/8/3n4/8/8/8/3RK3 w - - 0 1", "d1d5", 0, true);
-    }
-
-    #[test]
-    fn capture_defended_by_a_pawn_loses() {
-        // Rd1xd5 exd5: P - R = 95 - 518 = -423.
-        let fen = "3k4/8/4p3/3p4/8/8/8/3RK3 w - - 0 1";
-        check(fen, "d1d5", 0, false);
-        worth(fen, "d1d5", P - R);
-    }
-
-    #[test]
-    fn chariot_behind_recaptures_by_x_ray() {
-        // Rd2xd5: if Rd7xd5 then Rd1xd5 through d2, so Black stops: +N = +295. Without
-        // the x-ray it would be N - R = -223.
-        let fen = "7k/3r4/8/3n4/8/8/3R4/3R3K w - - 0 1";
-        check(fen, "d2d5", 0, true);
-        worth(fen, "d2d5", N);
-        // Black's chariots doubled on d7 and d8: Rd2xd5 Rd7xd5 Rd1xd5 Rd8xd5, and White
-        // may stop after the first recapture: P - R = -423 either way. Without Black's
-        // x-ray White would come out a pawn up.
-        let fen = "3r3k/3r4/8/3p4/8/8/3R4/3R3K w - - 0 1";
-        check(fen, "d2d5", 0, false);
-        worth(fen, "d2d5", P - R);
-    }
-
-    #[test]
-    fn equal_trade_is_worth_zero() {
-        // Nc3xd5 exd5: N - N = 0, true at 0, false at 1.
-        let fen = "3k4/8/4p3/3n4/8/2N5/8/4K3 w - - 0 1";
-        check(fen, "c3d5", 0, true);
-        check(fen, "c3d5", 1, false);
-    }
-
-    #[test]
-    fn quiet_move_onto_an_attacked_square_loses_the_piece() {
-        // Nb1-c3, where the pawn d4 takes it: 0 - N = -295.
-        let fen = "3k4/8/8/8/3p4/8/8/1N2K3 w - - 0 1";
-        check(fen, "b1c3", 0, false);
-        worth(fen, "b1c3", -N);
-        // Nb1-a3 is safe: exactly 0.
-        worth(fen, "b1a3", 0);
-    }
-
-    #[test]
-    fn elephant_jumps_and_counsellor_steps_to_recapture() {
-        // Re1xe5, and the elephant c7 jumps over the white pawn d6 to take back: P - R.
-        worth("3k4/2b5/3P4/4p3/8/8/8/K3R3 w - - 0 1", "e1e5", P - R);
-        // The counsellors d4 and d6 both guard e5 one step diagonally.
-        let fen = "3k4/8/3q4/4p3/3Q4/8/8/K3R3 w - - 0 1";
-        // Re1xe5 Qd6xe5 Qd4xe5: P - R + Q = 95 - 518 + 160 = -263 (Black stops there).
-        worth(fen, "e1e5", P - R + Q);
-        // Qd4xe5 Qd6xe5 Re1xe5: P - Q + Q = +P, so Black does not take back.
-        worth(fen, "d4e5", P);
-    }
-
-    #[test]
-    fn king_does_not_recapture_into_a_defended_square() {
-        // Re2xe7: the king d8 may not take back, the elephant c5 guards e7: +P = +95.
-        worth("3k4/4p3/8/2B5/8/8/4R3/K7 w - - 0 1", "e2e7", P);
-        // Without the elephant the king takes the chariot: P - R = -423.
-        worth("3k4/4p3/8/8/8/8/4R3/K7 w - - 0 1", "e2e7", P - R);
-    }
-
-    #[test]
-    fn king_leap_recaptures_while_the_right_lasts() {
-        // Re2xe6, and the king d8 takes back with its knight leap: P - R = -423.
-        worth("3k4/8/4p3/8/8/8/4R3/K7 w k - 0 1", "e2e6", P - R);
-        // Without the right it cannot: +P.
-        worth("3k4/8/4p3/8/8/8/4R3/K7 w - - 0 1", "e2e6", P);
-        // Nd4xe6 uncovers Rd1's check on d8, which takes the right away (RULES.md step 2),
-        // so the king cannot leap back: +P (with the leap it would be P - N = -200).
-        worth("3k4/8/4p3/8/3N4/8/8/K2R4 w k - 0 1", "d4e6", P);
-        // Re1xe6 f7xe6 Nd4xe6, and the horse on e6 checks d8, so the king cannot leap
-        // back: P - R + P = -328 (with the leap, Kxe6 would make it P - R).
-        worth("3k4/5p2/4p3/8/3N4/8/8/K3R3 w k - 0 1", "e1e6", 2 * P - R);
-        // Our own horse does not cost our king its leap: Nb4xd3 e4xd3 Ke1xd3 by the leap,
-        // B - N + P = 117 - 295 + 95 = -83 (without the king, B - N = -178).
-        worth("3k4/8/8/8/1N2p3/3b4/8/4K3 w K - 0 1", "b4d3", B - N + P);
-    }
-
-    #[test]
-    fn promotion_gain_is_counted() {
-        // b7xa8=R takes a chariot and promotes: R + (R - P) = 941, then Nb6xa8 takes the new
-        // chariot: 941 - 518 = R - P = 423.
-        worth("r2k4/1P6/1n6/8/8/8/8/4K3 w - - 0 1", "b7a8r", R - P);
-        // Undefended: 2R - P = 941.
-        worth("r2k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8r", 2 * R - P);
-        // A quiet promotion to a horse, on a square no one attacks: N - P = 200.
-        worth("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", N - P);
-    }
-
-    #[test]
-    fn promotion_right_follows_the_exchange() {
-        // White has both chariots, so b7 may not take on a8 at first. Ra1xa8 (horse),
-        // Rc8xa8, and now White has one chariot: b7xa8=R. So Black does not recapture:
-        // +N = +295 (with the pawn left out it would be N - R = -223).
-        let fen = "n1rk4/1P6/8/8/8/8/7R/R6K w - - 0 1";
-        check(fen, "a1a8", 0, true);
-        worth(fen, "a1a8", N);
-    }
-
-    #[test]
-    fn pawn_never_recaptures_on_d8() {
-        // Rd1xd8 takes an elephant; Rh8xd8; the pawn c7 may never promote on d8:
-        // B - R = 117 - 518 = -401.
-        let fen = "3b3r/2P5/k7/8/8/8/6K1/3R4 w - - 0 1";
-        check(fen, "d1d8", 0, false);
-        worth(fen, "d1d8", B - R);
+        assert_eq!(LEAST_VALUABLE_FIRST[5], KING_TYPE as usize);
     }
 
     #[test]
     fn moved_piece_names_colour_and_type() {
-        let pos = Chaturanga::from_fen(Chaturanga::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-        let mut moves = Vec::new();
-        pos.generate(&mut moves);
-        for mv in moves {
+        see_checks::assert_every_moved_piece::<Chaturanga>(Chaturanga::START_FEN, |mv| {
             // White (colour 0): horses b1 g1 (type 1), elephants c1 f1 (2), counsellor d1
             // (4), the king's leaps from e1 (5), pawns (0).
             let expected = match mv.from() {
@@ -357,18 +274,10 @@ mod tests {
                 4 => KING_TYPE,
                 _ => PAWN,
             };
-            assert_eq!(
-                pos.moved_piece(mv),
-                expected as usize,
-                "{}",
-                pos.move_text(mv)
-            );
-            assert!(pos.moved_piece(mv) < crate::search::PIECE_SLOTS);
-        }
-        let black = Chaturanga::from_fen("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Kk - 0 1")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let mv = parse_move(&black, "b8c6").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(black.moved_piece(mv), 6 + HORSE as usize);
+            expected as usize
+        });
+        let black = "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Kk - 0 1";
+        see_checks::assert_moved_pieces::<Chaturanga>(&[(black, "b8c6", 6 + HORSE as usize)]);
     }
 
     /// Thresholds to probe: fine near the material values, coarse out to the king's.

@@ -4,7 +4,7 @@
 use super::*;
 use crate::core::game::perft;
 use crate::core::rng::Rng;
-use crate::core::testkit::{self, assert_count_agrees, random_game, sorted};
+use crate::core::testkit::{self, assert_count_agrees, random_game};
 
 fn pos(fen: &str) -> Chaturanga {
     testkit::pos(fen)
@@ -15,8 +15,7 @@ fn sorted_moves(fen: &str) -> Vec<String> {
 }
 
 fn assert_moves(fen: &str, expected: &[&str]) {
-    assert_eq!(sorted_moves(fen), sorted(expected), "{fen}");
-    assert_count_agrees(&pos(fen));
+    testkit::assert_moves(&pos(fen), expected);
 }
 
 fn after(fen: &str, moves: &[&str]) -> Chaturanga {

@@ -19,13 +19,13 @@
 
 use super::weights::WEIGHTS;
 use super::{Chess, BISHOP, KEYS, KNIGHT, PAWN, QUEEN, ROOK, SIDE_KEY};
-use crate::core::attacks8::{bishop, queen, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
+use crate::core::attacks8::KING as KING_STEPS;
 use crate::core::bits::shift;
 use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
-use crate::variants::{pawns8, pst8};
+use crate::variants::{chesslike, pawns8, pst8};
 
 /// Material by piece type (pawn, knight, bishop, rook, queen, king), for capture ordering
 /// and the material-only baseline (the evaluation's own values are the tuned weights).
@@ -118,12 +118,7 @@ impl Chess {
         let (mut zone_attacks, mut zone_attackers) = (0, 0);
         for (kind, term) in [(KNIGHT, 0), (BISHOP, 1), (ROOK, 2), (QUEEN, 3)] {
             for sq in (self.pieces[kind] & own).squares() {
-                let reach = match kind {
-                    KNIGHT => KNIGHT_STEPS[sq as usize],
-                    BISHOP => bishop(sq, occupied),
-                    ROOK => rook(sq, occupied),
-                    _ => queen(sq, occupied),
-                };
+                let reach = chesslike::piece_reach(kind, sq, occupied);
                 terms.add(MOBILITY + term, sign * (reach & area).count_ones() as i32);
                 let on_zone = (reach & zone).count_ones() as i32;
                 zone_attacks += on_zone;
@@ -407,10 +402,7 @@ mod tests {
 
     #[test]
     fn null_move_keeps_the_hash_exact() {
-        let pos = Chess::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
-            .unwrap();
-        let passed = pos.null_move().unwrap();
-        assert_eq!(passed.hash(), passed.recompute_hash());
-        assert_eq!(passed.side_to_move(), Color::Black);
+        let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        crate::core::testkit::assert_null_move_is_exact::<Chess>(fen);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::core::game::perft;
-use crate::core::testkit::{self, sorted};
+use crate::core::testkit;
 
 fn pos(fen: &str) -> Chess {
     testkit::pos(fen)
@@ -66,10 +66,9 @@ fn castling_moves_the_rook_and_drops_rights() {
 #[test]
 fn en_passant_capture() {
     // King e1: d1 d2 e2 f2 f1; pawn d6 and dxc6 e.p.: 7.
-    let moves = move_texts("4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2");
-    assert_eq!(
-        moves,
-        sorted(&["e1d1", "e1d2", "e1e2", "e1f2", "e1f1", "d5d6", "d5c6"])
+    testkit::assert_moves(
+        &pos("4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2"),
+        &["e1d1", "e1d2", "e1e2", "e1f2", "e1f1", "d5d6", "d5c6"],
     );
     let p = play("4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2", &["d5c6"]);
     assert_eq!(p.fen(), "4k3/8/2P5/8/8/8/8/4K3 b - - 0 2");
@@ -79,8 +78,10 @@ fn en_passant_capture() {
 fn en_passant_illegal_along_the_rank() {
     // dxc6 would empty rank 5 between the king a5 and the rook h5. King a4 a6 b5 b6 (b4 is
     // attacked by the pawn c5), pawn d6: 5.
-    let moves = move_texts("8/8/8/K1pP3r/8/8/8/4k3 w - c6 0 2");
-    assert_eq!(moves, sorted(&["a5a4", "a5a6", "a5b5", "a5b6", "d5d6"]));
+    testkit::assert_moves(
+        &pos("8/8/8/K1pP3r/8/8/8/4k3 w - c6 0 2"),
+        &["a5a4", "a5a6", "a5b5", "a5b6", "d5d6"],
+    );
 }
 
 #[test]
@@ -118,10 +119,9 @@ fn hash_has_en_passant_only_when_capturable() {
 #[test]
 fn promotions_with_four_letters() {
     // Pawn a7: a8 q r b n (4); king c1: c2 d1 d2 (b1 and b2 touch the king a1): 7.
-    let moves = move_texts("8/P7/8/8/8/8/8/k1K5 w - - 0 1");
-    assert_eq!(
-        moves,
-        sorted(&["a7a8q", "a7a8r", "a7a8b", "a7a8n", "c1c2", "c1d1", "c1d2"])
+    testkit::assert_moves(
+        &pos("8/P7/8/8/8/8/8/k1K5 w - - 0 1"),
+        &["a7a8q", "a7a8r", "a7a8b", "a7a8n", "c1c2", "c1d1", "c1d2"],
     );
     let p = play("8/P7/8/8/8/8/8/k1K5 w - - 0 1", &["a7a8n"]);
     assert_eq!(p.fen(), "N7/8/8/8/8/8/8/k1K5 b - - 0 1");
@@ -134,14 +134,14 @@ fn promotions_with_four_letters() {
 #[test]
 fn double_check_allows_only_king_moves() {
     // Rook e8 and knight d3 both check. King d1 d2 f1 (e2: rook; f2: knight); Ra2 is idle.
-    assert_eq!(
-        move_texts("4r2k/8/8/8/8/3n4/R7/4K3 w - - 0 1"),
-        sorted(&["e1d1", "e1d2", "e1f1"])
+    testkit::assert_moves(
+        &pos("4r2k/8/8/8/8/3n4/R7/4K3 w - - 0 1"),
+        &["e1d1", "e1d2", "e1f1"],
     );
     // Single check by the rook: king d1 d2 f1 f2, or Ra2-e2 blocks: 5.
-    assert_eq!(
-        move_texts("4r2k/8/8/8/8/8/R7/4K3 w - - 0 1"),
-        sorted(&["e1d1", "e1d2", "e1f1", "e1f2", "a2e2"])
+    testkit::assert_moves(
+        &pos("4r2k/8/8/8/8/8/R7/4K3 w - - 0 1"),
+        &["e1d1", "e1d2", "e1f1", "e1f2", "a2e2"],
     );
 }
 
@@ -152,18 +152,18 @@ fn pinned_pieces_stay_on_their_ray() {
     // Rook e2 pinned on the file moves along it: e3-e6, xe7 (5); king 4: 9.
     assert_eq!(move_texts("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1").len(), 9);
     // Pawn f2 pinned by the bishop g3: only fxg3. King d1 d2 e2 f1: 5.
-    assert_eq!(
-        move_texts("4k3/8/8/8/8/6b1/5P2/4K3 w - - 0 1"),
-        sorted(&["f2g3", "e1d1", "e1d2", "e1e2", "e1f1"])
+    testkit::assert_moves(
+        &pos("4k3/8/8/8/8/6b1/5P2/4K3 w - - 0 1"),
+        &["f2g3", "e1d1", "e1d2", "e1e2", "e1f1"],
     );
 }
 
 #[test]
 fn king_does_not_step_along_the_checking_ray() {
     // Rook a1 checks along rank 1: f1 stays attacked once the king leaves e1. King d2 e2 f2.
-    assert_eq!(
-        move_texts("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"),
-        sorted(&["e1d2", "e1e2", "e1f2"])
+    testkit::assert_moves(
+        &pos("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"),
+        &["e1d2", "e1e2", "e1f2"],
     );
 }
 

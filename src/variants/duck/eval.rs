@@ -24,13 +24,13 @@
 
 use super::weights::WEIGHTS;
 use super::{Duck, BISHOP, EN_PASSANT, KING, KNIGHT, PAWN, QUEEN, ROOK};
-use crate::core::attacks8::{bishop, queen, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
+use crate::core::attacks8::{queen, KING as KING_STEPS};
 use crate::core::bits::shift;
 use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Game, Move};
 use crate::search::SearchGame;
 use crate::variants::terms::{side_to_move_score, Terms, Tunable};
-use crate::variants::{pawns8, pst8};
+use crate::variants::{chesslike, pawns8, pst8};
 
 /// Material by piece type for capture ordering, the duck-square choice and the material-only
 /// baseline; the king's value only orders its capture first. The evaluation's own material
@@ -159,12 +159,7 @@ impl Duck {
         let mut zone_attackers = 0;
         for (kind, term) in [(KNIGHT, 0), (BISHOP, 1), (ROOK, 2), (QUEEN, 3)] {
             for sq in (self.pieces[kind] & own).squares() {
-                let reach = match kind {
-                    KNIGHT => KNIGHT_STEPS[sq as usize],
-                    BISHOP => bishop(sq, occupied),
-                    ROOK => rook(sq, occupied),
-                    _ => queen(sq, occupied),
-                };
+                let reach = chesslike::piece_reach(kind, sq, occupied);
                 let near = if kind == KNIGHT {
                     reach
                 } else {

@@ -30,26 +30,12 @@
 //! emptied), castling worth 0 (`threshold <= 0`), quiet moves capturing nothing (is the piece
 //! safe enough on its new square?). There are no pins in a game without check.
 //!
-//! The loop keeps one number, the balance (material won by the side that made `mv` less the
-//! threshold), and the invariant that the side about to capture stands badly if it stops.
-//! It captures; if that still leaves it standing badly, the other side stops and the
-//! exchange is decided, else the roles change. A side without an attacker loses where it
-//! stands.
+//! The exchange itself is `see8`'s, shared with chess.
 
 use super::eval::VALUES;
-use super::{bit, Duck, BISHOP, CASTLE, EN_PASSANT, KING, KNIGHT, PAWN, QUEEN, ROOK};
-use crate::core::attacks8::PAWN_ATTACKS;
-use crate::core::attacks8::{bishop, rook, KING as KING_STEPS, KNIGHT as KNIGHT_STEPS};
+use super::{bit, Duck, CASTLE, EN_PASSANT, KING, KNIGHT, PAWN};
 use crate::core::{Color, Move};
-use crate::variants::see8::Exchange;
-
-/// Thresholds are clamped to this: far beyond any balance, so clamping changes no answer
-/// and the sums cannot overflow.
-const THRESHOLD_LIMIT: i32 = 1 << 24;
-/// Ranks 1 and 8: a pawn capturing there promotes.
-const LAST_RANKS: u64 = 0xff | 0xff << 56;
-/// What a pawn gains by becoming a queen.
-const QUEEN_PROMOTION: i32 = VALUES[QUEEN] - VALUES[PAWN];
+use crate::variants::see8::{Exchange, FirstMove};
 
 impl Duck {
     /// The piece `mv` moves as `colour * 6 + type` (below 12). Move kinds do not name the
@@ -64,19 +50,6 @@ impl Duck {
         self.side.index() * 6 + kind
     }
 
-    /// The pieces of both colours attacking `sq` with occupancy `occupied` (duck included).
-    #[inline(always)]
-    fn attackers_of_both(&self, sq: u8, occupied: u64) -> u64 {
-        let p = &self.pieces;
-        let s = sq as usize & 63;
-        (PAWN_ATTACKS[1][s] & p[PAWN] & self.colors[0])
-            | (PAWN_ATTACKS[0][s] & p[PAWN] & self.colors[1])
-            | (KNIGHT_STEPS[s] & p[KNIGHT])
-            | (KING_STEPS[s] & p[KING])
-            | (bishop(sq, occupied) & (p[BISHOP] | p[QUEEN]))
-            | (rook(sq, occupied) & (p[ROOK] | p[QUEEN]))
-    }
-
     /// Whether the turn `mv` (legal here) followed by the best exchange on its destination
     /// wins at least `threshold` centipawns for the side to move (see the module doc).
     pub(super) fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
@@ -85,7 +58,6 @@ impl Duck {
             return threshold <= 0;
         }
         let (from, to) = (mv.from() & 63, mv.to() & 63);
-        let to_bit = bit(to);
         let us = self.side;
         let mut occupied = (self.colors[0] | self.colors[1]) & !bit(from);
         let victim = if kind == EN_PASSANT {
@@ -95,67 +67,28 @@ impl Duck {
             };
             occupied &= !bit(captured & 63);
             Some(PAWN)
-        } else if self.colors[us.flip().index()] & to_bit != 0 {
+        } else if self.colors[us.flip().index()] & bit(to) != 0 {
             self.piece_at(to)
         } else {
             None
         };
-        let mut balance =
-            victim.map_or(0, |k| VALUES[k]) - threshold.clamp(-THRESHOLD_LIMIT, THRESHOLD_LIMIT);
-        let mover = self.piece_at(from).unwrap_or(PAWN);
-        let mut on_square = VALUES[mover];
-        if mv.promotion() != 0 {
-            let new = mv.promotion() as usize % 6;
-            balance += VALUES[new] - VALUES[PAWN];
-            on_square = VALUES[new];
-        }
-        if victim == Some(KING) {
-            return balance >= 0; // the game is won: nothing takes back
-        }
-        if balance < 0 {
-            return false; // not enough even if nothing is taken back
-        }
-        let their_promotion = if to_bit & LAST_RANKS != 0 {
-            QUEEN_PROMOTION
-        } else {
-            0
-        };
-        if balance - on_square - their_promotion >= 0 {
-            return true; // enough even if the piece is taken back at once
-        }
-        let duck = bit(mv.extra() & 63);
-        self.exchange(
+        let first = FirstMove {
             to,
-            occupied | to_bit | duck,
-            duck,
-            balance,
-            on_square,
-            mover == KING,
-        )
-    }
-
-    /// The captures on `to` after the turn (the shared loop of `see8`); `occupied` holds the
-    /// pieces and the `duck`.
-    #[inline(always)]
-    fn exchange(
-        &self,
-        to: u8,
-        occupied: u64,
-        duck: u64,
-        balance: i32,
-        on_square: i32,
-        king_on_square: bool,
-    ) -> bool {
-        // The boards still have the moved piece (and an en-passant victim) where the duck
-        // may now stand: the duck's square holds no attacker.
+            mover: self.piece_at(from).unwrap_or(PAWN),
+            victim,
+            promotion: (mv.promotion() != 0).then(|| mv.promotion() as usize % 6),
+        };
+        // The duck blocks from the square the turn puts it on; the boards still have the
+        // moved piece (and an en-passant victim) where it may now stand, so its square
+        // holds no capturer.
+        let duck = bit(mv.extra() & 63);
         let exchange = Exchange {
             pieces: &self.pieces,
             colors: [self.colors[0] & !duck, self.colors[1] & !duck],
             values: &VALUES,
-            first: self.side.index(),
+            first: us.index(),
         };
-        let attackers = self.attackers_of_both(to, occupied);
-        exchange.holds(to, occupied, attackers, balance, on_square, king_on_square)
+        exchange.at_least(&first, occupied | duck, threshold)
     }
 }
 
@@ -163,172 +96,96 @@ impl Duck {
 mod tests {
     use super::*;
     use crate::core::rng::Rng;
-    use crate::core::testkit;
     use crate::core::Game;
-    use crate::search::SearchGame;
-    use crate::variants::see_checks::{self, ChessLikeSee, Mailbox};
+    use crate::variants::chesslike::ROOK;
+    use crate::variants::see_checks::{self, ChessLikeSee, Mailbox, SeeCases};
 
-    /// Checks `see_ge(turn, threshold) == expected` for each (threshold, expected).
-    fn check(fen: &str, text: &str, cases: &[(i32, bool)]) {
-        see_checks::assert_see_cases(fen, text, cases, reference_see);
-    }
-
-    // Values: P 100, N 310, B 330, R 500, Q 900, K 20,000.
-
-    #[test]
-    fn simple_winning_capture() {
+    /// Turns and the answers at some thresholds: FEN, turn, (threshold, expected) pairs
+    /// (values: P 100, N 310, B 330, R 500, Q 900, K 20,000).
+    #[rustfmt::skip]
+    const TURNS: &[SeeCases] = &[
         // Rd1xd5 takes the knight, nothing takes back: +310.
-        let fen = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1";
-        check(fen, "d1d5,d5h4", &[(0, true), (310, true), (311, false)]);
-    }
-
-    #[test]
-    fn the_duck_this_turn_places_shields_the_capturer() {
+        ("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "d1d5,d5h4", &[(0, true), (310, true), (311, false)]),
         // Nc3xd5 +100. With the duck on d6 (or d7) between the rook d8 and d5 nothing takes
         // back: +100. With the duck on a1 Rd8xd5 takes the knight: 100 - 310 = -210.
-        let fen = "3rk3/8/8/3p4/8/2N5/8/4K3 w - - 0 1";
-        check(fen, "c3d5,d5d6", &[(100, true), (101, false)]);
-        check(fen, "c3d5,d5d7", &[(100, true), (101, false)]);
-        check(fen, "c3d5,d5a1", &[(0, false), (-210, true), (-209, false)]);
+        ("3rk3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5,d5d6", &[(100, true), (101, false)]),
+        ("3rk3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5,d5d7", &[(100, true), (101, false)]),
+        ("3rk3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5,d5a1", &[(0, false), (-210, true), (-209, false)]),
         // The duck now on d7 blocks the rook, but it must move: on a1 it blocks nothing.
-        let fen = "3rk3/3*4/8/3p4/8/2N5/8/4K3 w - - 0 1";
-        check(fen, "c3d5,d5a1", &[(0, false), (-210, true)]);
-        check(fen, "c3d5,d5d6", &[(100, true), (101, false)]);
-    }
-
-    #[test]
-    fn the_duck_on_the_vacated_square_cuts_off_our_x_ray() {
+        ("3rk3/3*4/8/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5,d5a1", &[(0, false), (-210, true)]),
+        ("3rk3/3*4/8/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5,d5d6", &[(100, true), (101, false)]),
         // Rd2xd5 +310, Rd8xd5 -500, Rd1xd5 (behind d2) +500: 310 either way.
-        let fen = "3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1";
-        check(fen, "d2d5,d5h5", &[(310, true), (311, false)]);
+        ("3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1", "d2d5,d5h5", &[(310, true), (311, false)]),
         // The duck on d2, the square the rook left, blocks Rd1: Rd8xd5 wins, 310 - 500.
-        check(fen, "d2d5,d5d2", &[(0, false), (-190, true), (-189, false)]);
+        ("3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1", "d2d5,d5d2", &[(0, false), (-190, true), (-189, false)]),
         // The duck on d7 blocks black's rook instead: +310 and nothing takes back.
-        check(fen, "d2d5,d5d7", &[(310, true), (311, false)]);
-    }
-
-    #[test]
-    fn the_duck_does_not_stop_a_knight() {
+        ("3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1", "d2d5,d5d7", &[(310, true), (311, false)]),
         // Nc3xd5 +100, Nf6xd5 -310 jumps the duck on e5: -210.
-        let fen = "4k3/8/5n2/3p4/8/2N5/8/4K3 w - - 0 1";
-        check(fen, "c3d5,d5e5", &[(0, false), (-210, true), (-209, false)]);
-    }
-
-    #[test]
-    fn bishop_behind_the_queen_and_the_duck() {
+        ("4k3/8/5n2/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5,d5e5", &[(0, false), (-210, true), (-209, false)]),
         // Qc2xe4 +310, Re8xe4 -900 (-590), Bb1xe4 +500 (-90): black takes back, -90.
-        let fen = "4r1k1/8/8/8/4n3/8/2Q5/1B4K1 w - - 0 1";
-        check(fen, "c2e4,e4h4", &[(-90, true), (-89, false)]);
+        ("4r1k1/8/8/8/4n3/8/2Q5/1B4K1 w - - 0 1", "c2e4,e4h4", &[(-90, true), (-89, false)]),
         // The duck on c2 (just left by the queen) cuts the bishop off: 310 - 900 = -590.
-        check(
-            fen,
-            "c2e4,e4c2",
-            &[(-100, false), (-590, true), (-591, true)],
-        );
+        ("4r1k1/8/8/8/4n3/8/2Q5/1B4K1 w - - 0 1", "c2e4,e4c2", &[(-100, false), (-590, true), (-591, true)]),
         // The duck on e6 shields the queen from the rook: +310.
-        check(fen, "c2e4,e4e6", &[(310, true), (311, false)]);
-    }
-
-    #[test]
-    fn capturing_the_king_wins_whatever_defends_it() {
+        ("4r1k1/8/8/8/4n3/8/2Q5/1B4K1 w - - 0 1", "c2e4,e4e6", &[(310, true), (311, false)]),
         // Qe1xe8: the king is taken (the rook a8 "defends" it, but the game is over):
         // +20,000, true at every threshold up to that.
-        let fen = "r3k3/8/8/8/8/8/8/4QK2 w - - 0 1";
-        check(
-            fen,
-            "e1e8,e8e4",
-            &[(0, true), (900, true), (20_000, true), (20_001, false)],
-        );
-    }
-
-    #[test]
-    fn king_steps_into_attack_unless_the_duck_shields_it() {
+        ("r3k3/8/8/8/8/8/8/4QK2 w - - 0 1", "e1e8,e8e4", &[(0, true), (900, true), (20_000, true), (20_001, false)]),
         // Ke1-e2 on the file of the rook e8: taken, -20,000. The duck on e5 shields it: 0.
-        let fen = "4r1k1/8/8/8/8/8/8/4K3 w - - 0 1";
-        check(
-            fen,
-            "e1e2,e2a1",
-            &[(0, false), (-19_999, false), (-20_000, true)],
-        );
-        check(fen, "e1e2,e2e5", &[(0, true), (1, false)]);
-    }
-
-    #[test]
-    fn the_king_leaving_its_square_opens_the_line_behind_it() {
+        ("4r1k1/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2,e2a1", &[(0, false), (-19_999, false), (-20_000, true)]),
+        ("4r1k1/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2,e2e5", &[(0, true), (1, false)]),
         // Ke2xe3 +100, then the rook e1 sees e3 through e2 and takes the king: -19,900.
         // With the duck on e2, the square the king left, the rook is cut off: +100.
-        let fen = "4k3/8/8/8/8/4p3/4K3/4r3 w - - 0 1";
-        check(
-            fen,
-            "e2e3,e3a8",
-            &[(0, false), (-19_900, true), (-19_899, false)],
-        );
-        check(fen, "e2e3,e3e2", &[(100, true), (101, false)]);
-    }
-
-    #[test]
-    fn king_recaptures_only_where_it_is_not_taken() {
+        ("4k3/8/8/8/8/4p3/4K3/4r3 w - - 0 1", "e2e3,e3a8", &[(0, false), (-19_900, true), (-19_899, false)]),
+        ("4k3/8/8/8/8/4p3/4K3/4r3 w - - 0 1", "e2e3,e3e2", &[(100, true), (101, false)]),
         // Rd1xd7 +100; Ke8xd7 would lose the king to Bb5xd7: black stops, +100.
-        let fen = "4k3/3p4/8/1B6/8/8/8/3RK3 w - - 0 1";
-        check(fen, "d1d7,d7h4", &[(100, true), (101, false)]);
+        ("4k3/3p4/8/1B6/8/8/8/3RK3 w - - 0 1", "d1d7,d7h4", &[(100, true), (101, false)]),
         // The duck on c6 shields d7 from the bishop: Kxd7 is safe, 100 - 500 = -400.
-        check(fen, "d1d7,d7c6", &[(0, false), (-400, true), (-399, false)]);
-    }
-
-    #[test]
-    fn en_passant_with_the_duck() {
+        ("4k3/3p4/8/1B6/8/8/8/3RK3 w - - 0 1", "d1d7,d7c6", &[(0, false), (-400, true), (-399, false)]),
         // e5xd6 e.p. +100; Rd8xd6 -100: 0. The duck on d7 shields: +100. The duck on d5 (the
         // captured pawn's square, empty after the capture) is behind d6: still 0.
-        let fen = "3rk3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
-        check(fen, "e5d6,d6a1", &[(0, true), (1, false)]);
-        check(fen, "e5d6,d6d5", &[(0, true), (1, false)]);
-        check(fen, "e5d6,d6d7", &[(100, true), (101, false)]);
-    }
-
-    #[test]
-    fn promotion_capture() {
+        ("3rk3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6,d6a1", &[(0, true), (1, false)]),
+        ("3rk3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6,d6d5", &[(0, true), (1, false)]),
+        ("3rk3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6,d6d7", &[(100, true), (101, false)]),
         // b7xa8=Q +500 +800 (1300), Nb6xa8 -900: 400. The duck cannot stop the knight.
-        let fen = "r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1";
-        check(fen, "b7a8q,a8h1", &[(400, true), (401, false)]);
+        ("r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1", "b7a8q,a8h1", &[(400, true), (401, false)]),
         // b7xa8=N +500 +210 (710), Nxa8 -310: 400.
-        check(fen, "b7a8n,a8b7", &[(400, true), (401, false)]);
-    }
+        ("r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1", "b7a8n,a8b7", &[(400, true), (401, false)]),
+        // Castling is worth 0.
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1,g1a3", &[(0, true), (1, false)]),
+        // Qd1-d4 next to the pawn e5 (it captures past any duck): -900.
+        ("4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1", "d1d4,d4c5", &[(0, false), (-900, true)]),
+        // Qd1-d3 is safe: 0.
+        ("4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1", "d1d3,d3c5", &[(0, true), (1, false)]),
+    ];
 
     #[test]
-    fn castling_and_quiet_moves() {
-        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
-        check(fen, "e1g1,g1a3", &[(0, true), (1, false)]);
-        // Qd1-d4 next to the pawn e5 (it captures past any duck): -900.
-        let fen = "4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1";
-        check(fen, "d1d4,d4c5", &[(0, false), (-900, true)]);
-        check(fen, "d1d3,d3c5", &[(0, true), (1, false)]);
+    fn turns_answer_as_worked_out_by_hand() {
+        see_checks::assert_see_table(TURNS, Some(reference_see));
     }
 
     #[test]
     fn moved_piece_by_colour_and_type() {
-        let p: Duck = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1");
-        for (text, piece) in [
-            ("b7a8q,a8h8", PAWN),
-            ("e1g1,g1a3", KING),
-            ("h1h5,h5h6", ROOK),
-        ] {
-            let mv = testkit::legal(&p, text);
-            assert_eq!(p.moved_piece(mv), piece, "{text}");
-        }
-        let p: Duck = testkit::pos("r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1");
-        let mv = testkit::legal(&p, "b6a4,a4a5");
-        assert_eq!(p.moved_piece(mv), 6 + KNIGHT);
+        let white = "r3k3/1P6/1n6/8/8/8/8/4K2R w K - 0 1";
+        see_checks::assert_moved_pieces::<Duck>(&[
+            (white, "b7a8q,a8h8", PAWN),
+            (white, "e1g1,g1a3", KING),
+            (white, "h1h5,h5h6", ROOK),
+            (
+                "r3k3/1P6/1n6/8/8/8/8/4K2R b - - 0 1",
+                "b6a4,a4a5",
+                6 + KNIGHT,
+            ),
+        ]);
     }
 
-    /// The duck on the reference board: colour 2, type 6 (it only blocks).
-    const DUCK: Option<(usize, usize)> = Some((2, 6));
-
-    /// An independent SEE for the tests ([`see_checks::mailbox_exchange`], the duck a
-    /// blocker on its new square). Same rules as the module doc.
+    /// An independent SEE for the tests ([`see_checks::reference_see`], the duck a blocker
+    /// on its new square). Same rules as the module doc.
     fn reference_see(p: &Duck, mv: Move) -> i32 {
         if mv.kind() == CASTLE {
             return 0;
         }
+        // The duck is no piece: the board has no duck before the turn.
         let mut board: Mailbox = [None; 64];
         for (sq, square) in board.iter_mut().enumerate() {
             let sq = sq as u8;
@@ -337,28 +194,11 @@ mod tests {
                 .zip(p.color_at(sq))
                 .map(|(k, c)| (c.index(), k));
         }
-        let (from, to) = (mv.from() as usize, mv.to() as usize);
+        let promotion = (mv.promotion() != 0).then_some(mv.promotion() as usize);
+        let en_passant = mv.kind() == EN_PASSANT;
+        let duck = Some(mv.extra() as usize);
         let us = p.side.index();
-        let mut mover = board[from].map_or(PAWN, |(_, kind)| kind);
-        let mut gain = board[to].map_or(0, |(_, kind)| VALUES[kind]);
-        if mv.kind() == EN_PASSANT {
-            gain = VALUES[PAWN];
-            board[if us == 0 { to - 8 } else { to + 8 }] = None;
-        }
-        if mv.promotion() != 0 {
-            mover = mv.promotion() as usize;
-            gain += VALUES[mover] - VALUES[PAWN];
-        }
-        if board[to].is_some_and(|(_, kind)| kind == KING) {
-            return gain;
-        }
-        if let Some(duck) = (0..64).find(|&sq| p.duck & 1 << sq != 0) {
-            board[duck] = None;
-        }
-        board[from] = None;
-        board[to] = Some((us, mover));
-        board[mv.extra() as usize] = DUCK;
-        see_checks::mailbox_exchange(&mut board, to, us ^ 1, gain, &VALUES)
+        see_checks::reference_see(board, us, mv, en_passant, promotion, duck, &VALUES)
     }
 
     #[test]

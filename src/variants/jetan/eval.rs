@@ -24,7 +24,7 @@
 
 use super::tables::{bit, tables, tree_reach, Piece, Tables, SQUARES, TREE_PIECES};
 use super::weights::WEIGHTS;
-use super::{Jetan, SIDE_KEY};
+use super::Jetan;
 use crate::core::moves::mvv_lva;
 use crate::core::{Bits, Color, Move};
 use crate::search::SearchGame;
@@ -365,8 +365,7 @@ impl SearchGame for Jetan {
             return None;
         }
         let mut passed = self.clone();
-        passed.side = self.side.flip();
-        passed.hash ^= SIDE_KEY;
+        passed.pass_turn();
         Some(passed)
     }
 }
@@ -385,8 +384,7 @@ mod tests {
         let start = pos(Jetan::START_FEN);
         // Only the tempo differs between the sides at the start.
         assert_eq!(start.evaluate(), WEIGHTS[TEMPO]);
-        let passed = start.null_move().unwrap();
-        assert_eq!(passed.hash(), passed.recompute_hash());
+        crate::core::testkit::assert_null_move_is_exact::<Jetan>(Jetan::START_FEN);
     }
 
     #[test]

@@ -88,6 +88,14 @@ pub struct Jetan {
 }
 
 impl Jetan {
+    /// Gives the turn to the other side, the hash following: the end of every move, and
+    /// the whole of a null move.
+    #[inline(always)]
+    fn pass_turn(&mut self) {
+        self.side = self.side.flip();
+        self.hash ^= SIDE_KEY;
+    }
+
     /// Whether `mv` (a legal move of some position) is the Princess's escape, so that a board
     /// can offer and mark it as such.
     pub fn is_escape(mv: Move) -> bool {
@@ -299,8 +307,7 @@ impl Game for Jetan {
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.side = them;
-        self.hash ^= SIDE_KEY;
+        self.pass_turn();
     }
 
     fn hash(&self) -> u64 {

@@ -44,6 +44,7 @@ use super::eval::VALUES;
 use super::tables::{bit, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
 use crate::core::{Color, Move};
+use crate::variants::swap_list::SwapList;
 
 /// The capturers in the order the exchange uses them: least valuable first (by
 /// [`VALUES`]), the Chief last. The Princess never captures.
@@ -162,13 +163,10 @@ impl Jetan {
             });
         }
 
-        // gain[d]: what the side making capture d has won if the exchange stops after it.
-        let mut gain = [0i32; MAX_EXCHANGE];
-        gain[0] = victim;
-        let mut d = 0;
+        let mut swaps = SwapList::<MAX_EXCHANGE>::new(victim);
         let mut on_square = mover;
         let mut side = them;
-        while d + 1 < MAX_EXCHANGE {
+        while !swaps.is_full() {
             let attackers = self.attackers_to(t, to, occ) & self.by_color[side.index()];
             let Some((sq, piece)) = self.least_valuable(attackers) else {
                 break;
@@ -181,39 +179,29 @@ impl Jetan {
                 if enemies != 0 {
                     break;
                 }
-                d += 1;
-                gain[d] = value(on_square) - gain[d - 1];
+                swaps.capture(value(on_square));
                 break;
             }
-            d += 1;
-            gain[d] = value(on_square) - gain[d - 1];
+            swaps.capture(value(on_square));
             on_square = piece;
             occ = vacated;
             side = side.flip();
         }
         // Each side captures only when that is better than stopping.
-        while d > 0 {
-            gain[d - 1] = gain[d - 1].min(-gain[d]);
-            d -= 1;
-        }
-        Some(gain[0])
+        Some(swaps.value())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
     use crate::core::rng::Rng;
     use crate::core::Game;
     use crate::search::SearchGame;
+    use crate::variants::see_checks::{self, SeeCases};
 
     fn pos(fen: &str) -> Jetan {
         Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-    }
-
-    fn mv(p: &Jetan, text: &str) -> Move {
-        parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))
     }
 
     const UNDEFENDED: &str = "q8k/10/10/10/10/4d5/4P5/10/10/Q8K w - 0 1";
@@ -244,111 +232,81 @@ mod tests {
     /// White may still escape.
     const ESCAPE: &str = "q8k/10/10/10/10/10/10/10/10/Q8K w Q 0 1";
 
-    /// Hand-checked exchanges: FEN, move, threshold, expected answer. Unless said otherwise
+    /// Hand-checked exchanges: FEN, move, (threshold, expected answer). Unless said otherwise
     /// White's Princess is on a1 and Chief on j1, Black's Princess on a10 and Chief on j10,
     /// out of reach of the squares fought over. Values: Panthan 100, Warrior and Padwar 260,
-    /// Thoat 320, Flier 400, Dwar 420, Chief 900. A position is usually listed twice, at its
-    /// exact value (true) and one above (false).
-    const SUITE: &[(&str, &str, i32, bool)] = &[
+    /// Thoat 320, Flier 400, Dwar 420, Chief 900. A move is usually asked at its exact value
+    /// (true) and one above (false).
+    #[rustfmt::skip]
+    const SUITE: &[SeeCases] = &[
         // 1. An undefended piece: Panthan e4 takes the Dwar e5 (forward); nothing of Black's
         //    reaches e5: +420.
-        (UNDEFENDED, "e4e5", 420, true),
-        (UNDEFENDED, "e4e5", 421, false),
+        (UNDEFENDED, "e4e5", &[(420, true), (421, false)]),
         // 2. A defended piece taken by a more valuable one: Dwar e2 takes the Panthan e5 (via
         //    e3, e4), the Panthan d6 retakes (diagonally forward for Black): 100 - 420 = -320.
-        (DEFENDED, "e2e5", 0, false),
-        (DEFENDED, "e2e5", -320, true),
-        (DEFENDED, "e2e5", -319, false),
+        (DEFENDED, "e2e5", &[(0, false), (-320, true), (-319, false)]),
         // 3. An equal trade: Thoat d3 takes the Thoat e5, the Panthan f6 retakes:
         //    320 - 320 = 0.
-        (EQUAL, "d3e5", 0, true),
-        (EQUAL, "d3e5", 1, false),
+        (EQUAL, "d3e5", &[(0, true), (1, false)]),
         // 4. Black stops: Panthan e4 takes the Thoat e5; if the Thoat f7 retook, the Panthan
         //    d4 would take it (100 lost for 320), so Black leaves it: +320
         //    (swap list 320, 100 - 320 = -220, 320 + 220 = 540; back: min(-220, -540) = -540,
         //    min(320, 540) = 320).
-        (BLACK_STOPS, "e4e5", 320, true),
-        (BLACK_STOPS, "e4e5", 321, false),
+        (BLACK_STOPS, "e4e5", &[(320, true), (321, false)]),
         // 5. A recapture opened by our own capturer: Thoat e4 takes the Warrior e5 (+260),
         //    the Panthan f6 retakes (-320), and only now the Warrior e3 reaches e5 through
         //    the vacated e4 and takes the Panthan (+100): 260 - 320 + 100 = 40 (both stops
         //    are worse for the side that would stop). Without the opened path: -60.
-        (XRAY_OWN, "e4e5", 0, true),
-        (XRAY_OWN, "e4e5", 40, true),
-        (XRAY_OWN, "e4e5", 41, false),
+        (XRAY_OWN, "e4e5", &[(0, true), (40, true), (41, false)]),
         // 6. A recapture opened by the enemy's capturer: Thoat d3 takes the Warrior e5, the
         //    Panthan d5 retakes sideways and so unblocks the Warrior c5's path c5-d5-e5, which
         //    takes it: 260 - 320 + 100 = 40.
-        (XRAY_ENEMY, "d3e5", 40, true),
-        (XRAY_ENEMY, "d3e5", 41, false),
+        (XRAY_ENEMY, "d3e5", &[(40, true), (41, false)]),
         // 7. The Flier jumps: Flier c2 takes the Dwar f5 over the Panthans d3 (White) and
         //    e4 (Black); the Panthan g6 retakes: 420 - 400 = 20.
-        (FLIER, "c2f5", 20, true),
-        (FLIER, "c2f5", 21, false),
+        (FLIER, "c2f5", &[(20, true), (21, false)]),
         // 8. A quiet move onto an attacked square: Dwar e2-e5, the Panthan f6 takes it:
         //    -420. The same Dwar to e3 is safe: 0.
-        (QUIET_ATTACKED, "e2e5", 0, false),
-        (QUIET_ATTACKED, "e2e5", -420, true),
-        (QUIET_ATTACKED, "e2e5", -419, false),
-        (QUIET_ATTACKED, "e2e3", 0, true),
-        (QUIET_ATTACKED, "e2e3", 1, false),
+        (QUIET_ATTACKED, "e2e5", &[(0, false), (-420, true), (-419, false)]),
+        (QUIET_ATTACKED, "e2e3", &[(0, true), (1, false)]),
         // 9. A quiet move onto an attacked but defended square: Panthan e3-e4; if the Thoat
         //    f6 takes it (+100 for Black) the Panthan d3 takes the Thoat (+320), so Black
         //    does not: 0. Without the Panthan d3 the move loses it: -100.
-        (QUIET_DEFENDED, "e3e4", 0, true),
-        (QUIET_DEFENDED, "e3e4", 1, false),
-        (QUIET_UNDEFENDED, "e3e4", 0, false),
-        (QUIET_UNDEFENDED, "e3e4", -100, true),
-        (QUIET_UNDEFENDED, "e3e4", -99, false),
+        (QUIET_DEFENDED, "e3e4", &[(0, true), (1, false)]),
+        (QUIET_UNDEFENDED, "e3e4", &[(0, false), (-100, true), (-99, false)]),
         // 10. Black to move: Thoat e7 takes the Warrior d5, the Panthan e4 retakes
         //     (diagonally forward for White): 260 - 320 = -60.
-        (BLACK_TO_MOVE, "e7d5", -60, true),
-        (BLACK_TO_MOVE, "e7d5", -59, false),
+        (BLACK_TO_MOVE, "e7d5", &[(-60, true), (-59, false)]),
         // 11. Capturing the Princess (Black's, on e5, defended twice) wins the game: true
         //     at any threshold.
-        (PRINCESS, "e4e5", i32::MAX, true),
-        (PRINCESS, "e4e5", 0, true),
+        (PRINCESS, "e4e5", &[(i32::MAX, true), (0, true)]),
         // 12. Capturing the Chief ends the game: by a Panthan (a draw), by the Chief (a
         //     win): never pruned, true at any threshold.
-        (CHIEF_BY_PANTHAN, "e4e5", i32::MAX, true),
-        (CHIEF_BY_CHIEF, "e2e5", i32::MAX, true),
+        (CHIEF_BY_PANTHAN, "e4e5", &[(i32::MAX, true)]),
+        (CHIEF_BY_CHIEF, "e2e5", &[(i32::MAX, true)]),
         // 13. The Chief e2 takes a Panthan e5 defended by the Padwar c7 (c7-d6-e5): the
         //     Padwar takes him (a draw, counted as his 900): 100 - 900 = -800.
-        (CHIEF_TAKES_DEFENDED, "e2e5", 0, false),
-        (CHIEF_TAKES_DEFENDED, "e2e5", -800, true),
-        (CHIEF_TAKES_DEFENDED, "e2e5", -799, false),
+        (CHIEF_TAKES_DEFENDED, "e2e5", &[(0, false), (-800, true), (-799, false)]),
         // 14. The Chief e2 takes a Panthan e5 that the enemy Chief e8 reaches (e7, e6): the
         //     game is lost, false at any threshold.
-        (CHIEF_INTO_CHIEF, "e2e5", 0, false),
-        (CHIEF_INTO_CHIEF, "e2e5", i32::MIN, false),
+        (CHIEF_INTO_CHIEF, "e2e5", &[(0, false), (i32::MIN, false)]),
         // 15. The Chief as the last recapturer: Thoat d3 takes the Warrior e5 (+260), the
         //     Panthan f6 retakes (-320), the Chief e2 retakes (+100) and nothing of Black's
         //     can take him: 260 - 320 + 100 = 40.
-        (CHIEF_LAST, "d3e5", 40, true),
-        (CHIEF_LAST, "d3e5", 41, false),
+        (CHIEF_LAST, "d3e5", &[(40, true), (41, false)]),
         // 16. The same with a second Black Panthan on d6: it retakes first (the lower
         //     square), and the Chief stays out because the Panthan f6 could then take him
         //     (a draw): 260 - 320 = -60.
-        (CHIEF_STAYS_OUT, "d3e5", -60, true),
-        (CHIEF_STAYS_OUT, "d3e5", -59, false),
+        (CHIEF_STAYS_OUT, "d3e5", &[(-60, true), (-59, false)]),
         // 17. The Princess's escape (a1 to e8, out of her normal reach) is a quiet move to
         //     an unattacked square: 0. So is her normal move a1-b2.
-        (ESCAPE, "a1e8", 0, true),
-        (ESCAPE, "a1e8", 1, false),
-        (ESCAPE, "a1b2", 0, true),
+        (ESCAPE, "a1e8", &[(0, true), (1, false)]),
+        (ESCAPE, "a1b2", &[(0, true)]),
     ];
 
     #[test]
     fn hand_checked_suite() {
-        for &(fen, text, threshold, expected) in SUITE {
-            let p = pos(fen);
-            let m = mv(&p, text);
-            assert_eq!(
-                p.see_ge(m, threshold),
-                expected,
-                "{fen} {text} threshold {threshold}"
-            );
-        }
+        see_checks::assert_see_table::<Jetan>(SUITE, None);
     }
 
     /// Positions of seeded random games from the start, captures preferred (half the
@@ -622,15 +580,14 @@ mod tests {
     #[test]
     fn moved_piece_is_distinct_by_colour_and_kind() {
         // White to move in the first position, Black in the second.
-        let white = pos(UNDEFENDED);
-        let black = pos(BLACK_TO_MOVE);
-        let slot = |p: &Jetan, text: &str| p.moved_piece(mv(p, text));
-        assert_eq!(slot(&white, "e4e5"), Piece::Panthan as usize);
-        assert_eq!(slot(&white, "a1b2"), Piece::Princess as usize);
-        assert_eq!(slot(&white, "j1i1"), Piece::Chief as usize);
-        assert_eq!(slot(&black, "e7d5"), 8 + Piece::Thoat as usize);
-        assert_eq!(slot(&black, "j10i10"), 8 + Piece::Chief as usize);
-        assert_eq!(slot(&pos(ESCAPE), "a1e8"), Piece::Princess as usize);
+        see_checks::assert_moved_pieces::<Jetan>(&[
+            (UNDEFENDED, "e4e5", Piece::Panthan as usize),
+            (UNDEFENDED, "a1b2", Piece::Princess as usize),
+            (UNDEFENDED, "j1i1", Piece::Chief as usize),
+            (BLACK_TO_MOVE, "e7d5", 8 + Piece::Thoat as usize),
+            (BLACK_TO_MOVE, "j10i10", 8 + Piece::Chief as usize),
+            (ESCAPE, "a1e8", Piece::Princess as usize),
+        ]);
         let mut seen = [false; crate::search::PIECE_SLOTS];
         let mut moves = Vec::new();
         for p in random_positions(10, 200) {

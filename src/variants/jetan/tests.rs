@@ -6,7 +6,7 @@ use super::tables::{paths, tables, tree_reach, Piece, Tables, TREE_PIECES};
 use super::Jetan;
 use crate::core::game::{parse_move, perft};
 use crate::core::rng::Rng;
-use crate::core::testkit::{self, texts};
+use crate::core::testkit::{self, texts, texts_from};
 use crate::core::{Color, Game, GameResult, Move};
 
 /// Destinations (captures included, own pieces not excluded) of `piece` of `color` on `sq`
@@ -34,6 +34,15 @@ fn sq(name: &str) -> u8 {
 
 fn play(p: &Jetan, text: &str) -> Jetan {
     testkit::after(p, &[text])
+}
+
+/// Asserts that playing `text` in `p` ends the game with `result`, after which there is
+/// no legal move.
+fn assert_ends(p: &Jetan, text: &str, result: GameResult) {
+    let after = play(p, text);
+    assert_eq!(after.ended(), Some(result), "{text}");
+    assert_eq!(texts(&after), Vec::<String>::new());
+    assert_eq!(after.count_moves(&mut Vec::new()), 0);
 }
 
 /// Destinations on an empty board from the central square e5, as (dx, dy), sorted.
@@ -171,17 +180,9 @@ fn dwar_blocked_on_one_path_but_not_the_other() {
 fn panthan_moves_sideways_on_the_last_rank() {
     // White Panthan a10 (last rank): only b10. Black Panthan j1: only i1.
     let p = pos("P4qk3/10/10/10/10/10/10/10/10/KQ7p w - 0 1");
-    let ours: Vec<String> = texts(&p)
-        .into_iter()
-        .filter(|m| m.starts_with("a10"))
-        .collect();
-    assert_eq!(ours, vec!["a10b10"]);
+    testkit::assert_moves_from(&p, "a10", &["a10b10"]);
     let p = pos("P4qk3/10/10/10/10/10/10/10/10/KQ7p b - 0 1");
-    let theirs: Vec<String> = texts(&p)
-        .into_iter()
-        .filter(|m| m.starts_with("j1"))
-        .collect();
-    assert_eq!(theirs, vec!["j1i1"]);
+    testkit::assert_moves_from(&p, "j1", &["j1i1"]);
 }
 
 /// White Princess a1, Chief j1; Black Princess a10, Chief j10.
@@ -218,22 +219,13 @@ fn escape_counts_and_is_used_once() {
     assert!(used.fen().contains(" b - "), "{}", used.fen());
     assert_ne!(used.hash(), p.hash());
     let back = play(&used, "j10i10");
-    let hers: Vec<String> = texts(&back)
-        .into_iter()
-        .filter(|m| m.starts_with("b5"))
-        .collect();
+    let hers = texts_from(&back, "b5");
     // From b5 she reaches a2-e8 (34 squares), none attacked; no escape any more.
     assert_eq!(hers.len(), 34);
     // Black never had the right: its Princess has only her 15 corner squares less the
     // White Chief's and nothing attacked.
     let black = pos("q8k/10/10/10/10/10/10/10/10/Q8K b Q 0 1");
-    assert_eq!(
-        texts(&black)
-            .iter()
-            .filter(|m| m.starts_with("a10"))
-            .count(),
-        15
-    );
+    assert_eq!(texts_from(&black, "a10").len(), 15);
 }
 
 #[test]
@@ -241,10 +233,7 @@ fn princess_cannot_end_on_attacked_square_nor_capture() {
     // White Princess e1 below a black Panthan e2 (forward is down for Black: it attacks
     // d1, e1, f1, d2, f2) and a black Warrior h1 (attacks f1 through g1).
     let p = pos("4k4q/10/10/10/10/10/10/10/4p5/K3Q2w2 w - 0 1");
-    let hers: Vec<String> = texts(&p)
-        .into_iter()
-        .filter(|m| m.starts_with("e1"))
-        .collect();
+    let hers = texts_from(&p, "e1");
     assert!(!hers.contains(&"e1e2".to_string()), "she never captures");
     assert!(
         !hers.contains(&"e1d1".to_string()),
@@ -262,21 +251,14 @@ fn chief_captures_end_the_game() {
     // jetan-06: Chief takes Chief wins, Warrior or Thoat takes Chief draws, Thoat takes
     // Princess wins.
     let p = pos("7d2/10/6q3/10/2W1kT4/7p2/10/4K5/3P6/Q9 w - 0 30");
-    let win = play(&p, "e3e6");
-    assert_eq!(
-        win.ended(),
-        Some(GameResult::win(Color::White, "chief captured"))
-    );
-    assert_eq!(texts(&win), Vec::<String>::new());
+    assert_ends(&p, "e3e6", GameResult::win(Color::White, "chief captured"));
     for text in ["c6e6", "f6e6"] {
-        let draw = play(&p, text);
-        assert_eq!(draw.ended(), Some(GameResult::draw("chief captured")));
-        assert_eq!(draw.count_moves(&mut Vec::new()), 0);
+        assert_ends(&p, text, GameResult::draw("chief captured"));
     }
-    let princess = play(&p, "f6g8");
-    assert_eq!(
-        princess.ended(),
-        Some(GameResult::win(Color::White, "princess captured"))
+    assert_ends(
+        &p,
+        "f6g8",
+        GameResult::win(Color::White, "princess captured"),
     );
     assert!(p.is_tactical(parse_move(&p, "f6g8").unwrap()));
     assert!(!p.is_tactical(parse_move(&p, "e3e4").unwrap()));
@@ -311,9 +293,7 @@ fn countdown_starts_at_three_pieces_and_draws_at_ten() {
 
     // Countdown 9: any move draws, unless it captures a Princess or Chief.
     let p = pos("5k4/10/2q7/10/10/4F5/10/10/3Q2p3/4K5 w - 9 60");
-    let quiet = play(&p, "e1e2");
-    assert_eq!(quiet.ended(), Some(GameResult::draw("countdown")));
-    assert_eq!(quiet.count_moves(&mut Vec::new()), 0);
+    assert_ends(&p, "e1e2", GameResult::draw("countdown"));
     assert_eq!(perft(&p, 2), 0);
     // Countdown above 10 or with many pieces: rejected.
     assert!(Jetan::from_fen("5k4/10/2q7/10/10/4F5/10/10/3Q2p3/4K5 w - 11 60").is_err());
@@ -325,11 +305,7 @@ fn countdown_capture_of_princess_decides() {
     // White Chief e1 takes the black Chief on e4 at countdown 9: a win, not a countdown
     // draw.
     let p = pos("9q/10/10/10/10/10/4k5/10/10/Q3K5 w - 9 50");
-    let win = play(&p, "e1e4");
-    assert_eq!(
-        win.ended(),
-        Some(GameResult::win(Color::White, "chief captured"))
-    );
+    assert_ends(&p, "e1e4", GameResult::win(Color::White, "chief captured"));
 }
 
 #[test]

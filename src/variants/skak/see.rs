@@ -16,6 +16,7 @@ use super::weights::WEIGHTS;
 use super::{Skak, ADHAL, FYLGDAR, HOFDHING, JARKHAN, KINDS, LANAR};
 use crate::core::attacks8::{bishop, rook, FERZ, KING};
 use crate::core::{Color, Move};
+use crate::variants::swap_list::{least_valuable_first, SwapList};
 
 /// The Jarkhan's exchange value: more than all the other pieces together.
 const ROYAL: i32 = 20_000;
@@ -31,23 +32,8 @@ pub(super) const SEE_VALUES: [i32; KINDS] = [
     WEIGHTS[FYLGDAR - 1],
 ];
 
-/// The kinds from the least valuable to the most (by [`SEE_VALUES`], sorted when compiling
-/// so that tuned weights keep the order right).
-const LEAST_VALUABLE_FIRST: [usize; KINDS] = {
-    let mut order = [JARKHAN, ADHAL, LANAR, HOFDHING, FYLGDAR];
-    let mut i = 1;
-    while i < order.len() {
-        let mut j = i;
-        while j > 0 && SEE_VALUES[order[j - 1]] > SEE_VALUES[order[j]] {
-            let t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-            j -= 1;
-        }
-        i += 1;
-    }
-    order
-};
+/// The kinds from the least valuable to the most (by [`SEE_VALUES`]).
+const LEAST_VALUABLE_FIRST: [usize; KINDS] = least_valuable_first(&SEE_VALUES);
 
 /// More entries than captures on one square can ever be (28 pieces).
 const MAX_EXCHANGE: usize = 30;
@@ -78,22 +64,22 @@ impl Skak {
         let (from, to) = (mv.from(), mv.to());
         let to_bit = 1u64 << to;
         let them = self.side.flip();
-        let mut gain = [0i32; MAX_EXCHANGE];
+        let mut first_gain = 0;
         if self.colors[them.index()] & to_bit != 0 {
             let victim = self.kind_at(to_bit);
-            gain[0] = SEE_VALUES[victim];
+            first_gain = SEE_VALUES[victim];
             if victim == JARKHAN {
-                return gain[0] >= threshold; // the game is won: nothing follows
+                return first_gain >= threshold; // the game is won: nothing follows
             }
         }
         // `Move::kind` is the moving piece's kind.
         let mut on_square = (mv.kind() as usize).min(KINDS - 1);
         // The opponent can always stop: the move never wins more than its own capture, nor
         // loses more than the piece it puts on the square.
-        if gain[0] < threshold {
+        if first_gain < threshold {
             return false;
         }
-        if gain[0] - SEE_VALUES[on_square] >= threshold {
+        if first_gain - SEE_VALUES[on_square] >= threshold {
             return true;
         }
 
@@ -101,9 +87,9 @@ impl Skak {
         let mut attackers = self.attackers_to(to, occ);
         let orthogonal = self.kinds[ADHAL] | self.kinds[LANAR];
         let diagonal = self.kinds[ADHAL] | self.kinds[HOFDHING];
+        let mut swaps = SwapList::<MAX_EXCHANGE>::new(first_gain);
         let mut side = them;
-        let mut depth = 0;
-        while depth + 1 < MAX_EXCHANGE {
+        while !swaps.is_full() {
             let mine = attackers & occ & self.colors[side.index()];
             let Some((kind, bit)) = LEAST_VALUABLE_FIRST.iter().find_map(|&kind| {
                 let candidates = mine & self.kinds[kind];
@@ -111,8 +97,7 @@ impl Skak {
             }) else {
                 break;
             };
-            depth += 1;
-            gain[depth] = SEE_VALUES[on_square] - gain[depth - 1];
+            swaps.capture(SEE_VALUES[on_square]);
             if on_square == JARKHAN {
                 break; // the Jarkhan was taken: the game is over
             }
@@ -126,22 +111,15 @@ impl Skak {
             on_square = kind;
             side = side.flip();
         }
-        // Each side, from the last capture back, stops if capturing would do it no good.
-        while depth > 0 {
-            gain[depth - 1] = gain[depth - 1].min(-gain[depth]);
-            depth -= 1;
-        }
-        gain[0] >= threshold
+        swaps.value() >= threshold
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
     use crate::core::Game;
-    use crate::search::SearchGame;
-    use crate::variants::see_checks::{self, Material};
+    use crate::variants::see_checks::{self, ExactSee, Material};
 
     const Q: i32 = SEE_VALUES[ADHAL];
     const R: i32 = SEE_VALUES[LANAR];
@@ -153,18 +131,66 @@ mod tests {
         (6 - square / 8) * 8 + square % 8
     }
 
-    /// Asserts `see_ge(move, threshold) == expected` in `fen`, and the same with the
-    /// colours exchanged and the board mirrored.
-    fn check(fen: &str, text: &str, threshold: i32, expected: bool) {
-        see_checks::assert_see_and_flipped::<Skak>(fen, text, threshold, expected, |mv| {
-            Move::simple(mirror(mv.from()), mirror(mv.to()), mv.kind())
-        });
+    /// The same move with the colours exchanged and the board mirrored.
+    fn mirrored(mv: Move) -> Move {
+        Move::simple(mirror(mv.from()), mirror(mv.to()), mv.kind())
     }
 
-    /// Asserts that the exchange of `text` in `fen` is worth exactly `value`.
-    fn worth(fen: &str, text: &str, value: i32) {
-        check(fen, text, value, true);
-        check(fen, text, value + 1, false);
+    /// Exchanges worked out by hand (see [`ExactSee`]), each checked with the colours
+    /// exchanged too. The weights in play: Adhal 903, Lanar 498, Höfdhing 307, Fylgdar 138.
+    #[rustfmt::skip]
+    const EXCHANGES: &[ExactSee] = &[
+        // Ra1xa5 takes a lone Höfdhing: +B = +307.
+        ("3k3/7/b6/7/7/7/R2K3 w - - 0 1", "a1a5", B, &[]),
+        // Qd2xd5, and the Fylgdar c6 takes back diagonally: P - Q = 138 - 903 = -765.
+        ("3k3/2p4/3p3/7/7/3Q3/K6 w - - 0 1", "d2d5", P - Q, &[0]),
+        // The Fylgdar d6 stands straight behind d5: it steps that way but cannot capture,
+        // so Rd1xd5 wins the Fylgdar: +P = +138.
+        ("3k3/3p3/3p3/7/7/7/K2R3 w - - 0 1", "d1d5", P, &[]),
+        // From e6, diagonally behind, it takes back: P - R = 138 - 498 = -360.
+        ("3k3/4p2/3p3/7/7/7/K2R3 w - - 0 1", "d1d5", P - R, &[]),
+        // It captures in all four diagonal directions: from c4 (backwards for Black).
+        ("3k3/7/3p3/2p4/7/7/K2R3 w - - 0 1", "d1d5", P - R, &[]),
+        // But never onto its own back rank: the Fylgdar c6 cannot take back on d7.
+        // Rd1xd7 wins the Höfdhing: +B = +307.
+        ("k2b3/2p4/7/7/7/7/K2R3 w - - 0 1", "d1d7", B, &[]),
+        // A Fylgdar's own diagonal capture: d4xe5 takes a Höfdhing, the Lanar e7 takes
+        // back: B - P = 307 - 138 = 169.
+        ("3kr2/7/4b2/3P3/7/7/K6 w - - 0 1", "d4e5", B - P, &[]),
+        // Rd2xd5 Rd7xd5 Qd1xd5 through d2: Black stops, +B = +307 (without the x-ray:
+        // B - R = -191).
+        ("3r2k/7/3b3/7/7/3R3/K2Q3 w - - 0 1", "d2d5", B, &[0]),
+        // Diagonal: c4xd5 uncovers the Höfdhing b3 behind it. If Rd7xd5 then Bb3xd5, so
+        // Black stops: +B = +307 (without the x-ray, B - P = 169).
+        ("3r2k/7/3b3/2P4/1B5/7/K6 w - - 0 1", "c4d5", B, &[]),
+        // Black's Lanars doubled on d6 and d7: Rd2xd5 Rd6xd5 Qd1xd5 Rd7xd5, and White
+        // stops after the first recapture: P - R = -360.
+        ("3r2k/3r3/3p3/7/7/3R3/K2Q3 w - - 0 1", "d2d5", P - R, &[]),
+        // Bb3xd5 (via c4) Fylgdar c6xd5: B - B = 0.
+        ("3k3/2p4/3b3/7/1B5/7/K6 w - - 0 1", "b3d5", 0, &[]),
+        // Qd1-d4, attacked by the Fylgdar e5: 0 - Q = -903.
+        ("3k3/7/4p2/7/7/7/K2Q3 w - - 0 1", "d1d4", -Q, &[0]),
+        // Qd1-d3 is safe: 0.
+        ("3k3/7/4p2/7/7/7/K2Q3 w - - 0 1", "d1d3", 0, &[]),
+        // The Jarkhan may step into attack (there is no check), and is then lost: d1-d2,
+        // where the Fylgdar c3 takes it, -ROYAL; d1-e1 is safe, 0.
+        ("7/7/7/3k3/2p4/7/3K3 w - - 0 1", "d1d2", -ROYAL, &[0]),
+        ("7/7/7/3k3/2p4/7/3K3 w - - 0 1", "d1e1", 0, &[]),
+        // Rd1xd6: the Jarkhan e7 may take back, but the Höfdhing b4 guards d6 (via c5), so
+        // it does not: +P = +138.
+        ("4k2/3p3/7/1B5/7/7/K2R3 w - - 0 1", "d1d6", P, &[]),
+        // Without the Höfdhing it takes the Lanar: P - R = -360.
+        ("4k2/3p3/7/7/7/7/K2R3 w - - 0 1", "d1d6", P - R, &[]),
+        // Qd1xd7 takes the Jarkhan; the Lanar a7 would take back, but the game is over:
+        // +ROYAL.
+        ("r2k3/7/7/7/7/7/K2Q3 w - - 0 1", "d1d7", ROYAL, &[10_000]),
+        // Even the Jarkhan itself may take the Jarkhan, guarded or not.
+        ("7/7/2r4/2k4/2K4/7/7 w - - 0 1", "c3c4", ROYAL, &[]),
+    ];
+
+    #[test]
+    fn exchanges_are_worth_what_they_were_worked_out_to_be() {
+        see_checks::assert_exact_table_and_flipped::<Skak>(EXCHANGES, mirrored);
     }
 
     #[test]
@@ -179,111 +205,12 @@ mod tests {
     }
 
     #[test]
-    fn undefended_capture_wins_the_piece() {
-        // Ra1xa5 takes a lone Höfdhing: +B = +307.
-        worth("3k3/7/b6/7/7/7/R2K3 w - - 0 1", "a1a5", B);
-    }
-
-    #[test]
-    fn capture_defended_by_a_fylgdar_loses() {
-        // Qd2xd5, and the Fylgdar c6 takes back diagonally: P - Q = 138 - 903 = -765.
-        let fen = "3k3/2p4/3p3/7/7/3Q3/K6 w - - 0 1";
-        check(fen, "d2d5", 0, false);
-        worth(fen, "d2d5", P - Q);
-    }
-
-    #[test]
-    fn fylgdar_captures_diagonally_not_orthogonally() {
-        // The Fylgdar d6 stands straight behind d5: it steps that way but cannot capture,
-        // so Rd1xd5 wins the Fylgdar: +P = +138.
-        worth("3k3/3p3/3p3/7/7/7/K2R3 w - - 0 1", "d1d5", P);
-        // From e6, diagonally behind, it takes back: P - R = 138 - 498 = -360.
-        worth("3k3/4p2/3p3/7/7/7/K2R3 w - - 0 1", "d1d5", P - R);
-        // It captures in all four diagonal directions: from c4 (backwards for Black).
-        worth("3k3/7/3p3/2p4/7/7/K2R3 w - - 0 1", "d1d5", P - R);
-        // But never onto its own back rank: the Fylgdar c6 cannot take back on d7.
-        // Rd1xd7 wins the Höfdhing: +B = +307.
-        worth("k2b3/2p4/7/7/7/7/K2R3 w - - 0 1", "d1d7", B);
-        // A Fylgdar's own diagonal capture: d4xe5 takes a Höfdhing, the Lanar e7 takes
-        // back: B - P = 307 - 138 = 169.
-        worth("3kr2/7/4b2/3P3/7/7/K6 w - - 0 1", "d4e5", B - P);
-    }
-
-    #[test]
-    fn sliders_behind_join_by_x_ray() {
-        // Rd2xd5 Rd7xd5 Qd1xd5 through d2: Black stops, +B = +307 (without the x-ray:
-        // B - R = -191).
-        let fen = "3r2k/7/3b3/7/7/3R3/K2Q3 w - - 0 1";
-        check(fen, "d2d5", 0, true);
-        worth(fen, "d2d5", B);
-        // Diagonal: c4xd5 uncovers the Höfdhing b3 behind it. If Rd7xd5 then Bb3xd5, so
-        // Black stops: +B = +307 (without the x-ray, B - P = 169).
-        let fen = "3r2k/7/3b3/2P4/1B5/7/K6 w - - 0 1";
-        worth(fen, "c4d5", B);
-        // Black's Lanars doubled on d6 and d7: Rd2xd5 Rd6xd5 Qd1xd5 Rd7xd5, and White
-        // stops after the first recapture: P - R = -360.
-        let fen = "3r2k/3r3/3p3/7/7/3R3/K2Q3 w - - 0 1";
-        worth(fen, "d2d5", P - R);
-    }
-
-    #[test]
-    fn equal_trade_is_worth_zero() {
-        // Bb3xd5 (via c4) Fylgdar c6xd5: B - B = 0.
-        let fen = "3k3/2p4/3b3/7/1B5/7/K6 w - - 0 1";
-        check(fen, "b3d5", 0, true);
-        check(fen, "b3d5", 1, false);
-    }
-
-    #[test]
-    fn quiet_move_onto_an_attacked_square_loses_the_piece() {
-        // Qd1-d4, attacked by the Fylgdar e5: 0 - Q = -903.
-        let fen = "3k3/7/4p2/7/7/7/K2Q3 w - - 0 1";
-        check(fen, "d1d4", 0, false);
-        worth(fen, "d1d4", -Q);
-        // Qd1-d3 is safe: 0.
-        worth(fen, "d1d3", 0);
-        // The Jarkhan may step into attack (there is no check), and is then lost: d1-d2,
-        // where the Fylgdar c3 takes it, -ROYAL; d1-e1 is safe, 0.
-        let fen = "7/7/7/3k3/2p4/7/3K3 w - - 0 1";
-        check(fen, "d1d2", 0, false);
-        worth(fen, "d1d2", -ROYAL);
-        worth(fen, "d1e1", 0);
-    }
-
-    #[test]
-    fn jarkhan_does_not_recapture_onto_a_defended_square() {
-        // Rd1xd6: the Jarkhan e7 may take back, but the Höfdhing b4 guards d6 (via c5), so
-        // it does not: +P = +138.
-        worth("4k2/3p3/7/1B5/7/7/K2R3 w - - 0 1", "d1d6", P);
-        // Without the Höfdhing it takes the Lanar: P - R = -360.
-        worth("4k2/3p3/7/7/7/7/K2R3 w - - 0 1", "d1d6", P - R);
-    }
-
-    #[test]
-    fn capturing_the_jarkhan_always_wins() {
-        // Qd1xd7 takes the Jarkhan; the Lanar a7 would take back, but the game is over:
-        // +ROYAL.
-        let fen = "r2k3/7/7/7/7/7/K2Q3 w - - 0 1";
-        check(fen, "d1d7", 10_000, true);
-        worth(fen, "d1d7", ROYAL);
-        // Even the Jarkhan itself may take the Jarkhan, guarded or not.
-        worth("7/7/2r4/2k4/2K4/7/7 w - - 0 1", "c3c4", ROYAL);
-    }
-
-    #[test]
     fn moved_piece_names_colour_and_kind() {
-        let pos = Skak::from_fen(Skak::START_FEN).unwrap_or_else(|e| panic!("{e}"));
-        let mut moves = Vec::new();
-        pos.generate(&mut moves);
-        for mv in moves {
-            assert_eq!(pos.moved_piece(mv), FYLGDAR, "{}", pos.move_text(mv));
-        }
-        let pos = Skak::from_fen("3k3/7/7/7/7/7/K2Q3 b - - 0 1").unwrap_or_else(|e| panic!("{e}"));
-        let mv = parse_move(&pos, "d7d6").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(pos.moved_piece(mv), KINDS + JARKHAN);
-        let pos = Skak::from_fen("3k3/7/7/7/7/7/K2Q3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
-        let mv = parse_move(&pos, "d1d5").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(pos.moved_piece(mv), ADHAL);
+        see_checks::assert_every_moved_piece::<Skak>(Skak::START_FEN, |_| FYLGDAR);
+        see_checks::assert_moved_pieces::<Skak>(&[
+            ("3k3/7/7/7/7/7/K2Q3 b - - 0 1", "d7d6", KINDS + JARKHAN),
+            ("3k3/7/7/7/7/7/K2Q3 w - - 0 1", "d1d5", ADHAL),
+        ]);
     }
 
     /// Thresholds to probe: fine near the material values, coarse out to the Jarkhan's.

@@ -7,16 +7,8 @@ use super::movegen::BOARD;
 use super::Skak;
 use crate::core::game::{parse_move, perft, GameState};
 use crate::core::rng::Rng;
-use crate::core::testkit::{self, sorted, texts as move_texts};
+use crate::core::testkit::{self, texts as move_texts};
 use crate::core::{Color, Game, GameResult, Move};
-
-/// The sorted move texts of `pos` that start on `from` (a square name).
-fn moves_from(pos: &Skak, from: &str) -> Vec<String> {
-    move_texts(pos)
-        .into_iter()
-        .filter(|t| t.starts_with(from))
-        .collect()
-}
 
 fn pos(fen: &str) -> Skak {
     testkit::pos(fen)
@@ -273,9 +265,9 @@ fn reference_perft_equals_suite_counts() {
 #[test]
 fn start_position_has_seven_fylgdar_steps() {
     let start = pos(Skak::START_FEN);
-    assert_eq!(
-        move_texts(&start),
-        sorted(&["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3"])
+    testkit::assert_moves(
+        &start,
+        &["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3"],
     );
 }
 
@@ -283,41 +275,37 @@ fn start_position_has_seven_fylgdar_steps() {
 fn white_fylgdar_never_enters_rank_1() {
     // b2 Fylgdar, Black Lanars on a1, c1 (backward diagonals, rank 1) and a3, c3.
     let p = pos("3k3/7/7/7/r1r4/1P5/r1r3K w - - 0 1");
-    assert_eq!(
-        moves_from(&p, "b2"),
-        sorted(&["b2b3", "b2a2", "b2c2", "b2a3", "b2c3"])
-    );
+    testkit::assert_moves_from(&p, "b2", &["b2b3", "b2a2", "b2c2", "b2a3", "b2c3"]);
 }
 
 #[test]
 fn black_fylgdar_never_enters_rank_7() {
     let p = pos("R1R3k/1p5/R1R4/7/7/7/3K3 b - - 0 1");
-    assert_eq!(
-        moves_from(&p, "b6"),
-        sorted(&["b6b5", "b6a6", "b6c6", "b6a5", "b6c5"])
-    );
+    testkit::assert_moves_from(&p, "b6", &["b6b5", "b6a6", "b6c6", "b6a5", "b6c5"]);
 }
 
 #[test]
 fn fylgdar_captures_backwards_and_steps_sideways() {
     // White d4: d5 enemy (no orthogonal capture), d3 own; four diagonal captures.
     let white = pos("3k3/7/2ppp2/3P3/2pBp2/7/3K3 w - - 0 1");
-    assert_eq!(
-        moves_from(&white, "d4"),
-        sorted(&["d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"])
+    testkit::assert_moves_from(
+        &white,
+        "d4",
+        &["d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"],
     );
     // Black d4: steps back to d3 is "forward" for Black; captures c5/e5 are backwards.
     let black = pos("3k3/7/2PbP2/3p3/2P1P2/7/3K3 b - - 0 1");
-    assert_eq!(
-        moves_from(&black, "d4"),
-        sorted(&["d4d3", "d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"])
+    testkit::assert_moves_from(
+        &black,
+        "d4",
+        &["d4d3", "d4c4", "d4e4", "d4c5", "d4e5", "d4c3", "d4e3"],
     );
 }
 
 #[test]
 fn fylgdar_on_enemy_back_rank_does_not_promote() {
     let p = pos("P2k3/7/7/7/7/7/3K3 w - - 0 1");
-    assert_eq!(moves_from(&p, "a7"), sorted(&["a7a6", "a7b7"]));
+    testkit::assert_moves_from(&p, "a7", &["a7a6", "a7b7"]);
     let mut after = p;
     after.play(parse_move(&p, "a7b7").unwrap());
     assert_eq!(after.fen(), "1P1k3/7/7/7/7/7/3K3 b - - 1 1");
@@ -327,10 +315,7 @@ fn fylgdar_on_enemy_back_rank_does_not_promote() {
 fn jarkhan_may_move_into_attack() {
     // The Lanar on d2 attacks c2 and e2; there is no check, so all five steps are legal.
     let p = pos("3k3/7/7/7/7/3r3/3K3 w - - 0 1");
-    assert_eq!(
-        move_texts(&p),
-        sorted(&["d1c1", "d1e1", "d1c2", "d1d2", "d1e2"])
-    );
+    testkit::assert_moves(&p, &["d1c1", "d1e1", "d1c2", "d1d2", "d1e2"]);
 }
 
 #[test]
