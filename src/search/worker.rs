@@ -255,13 +255,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         match ancestor {
             Some(back) => {
                 let from = &done[ply - back];
-                for view in 0..2 {
-                    slot.accumulator.values[view].copy_from_slice(&from.accumulator.values[view]);
-                    network.update(
-                        &mut slot.accumulator.values[view],
-                        &from.inputs[view],
-                        &inputs[view],
-                    );
+                let views = slot
+                    .accumulator
+                    .values
+                    .iter_mut()
+                    .zip(&from.accumulator.values);
+                for ((values, old), (from_set, to_set)) in
+                    views.zip(from.inputs.iter().zip(&inputs))
+                {
+                    values.copy_from_slice(old);
+                    network.update(values, from_set, to_set);
                 }
             }
             None => slot.accumulator = network.refresh(pos),
