@@ -12,8 +12,12 @@ build:
 	$(CARGO) build --release
 	@if [ "$(EXE)" != "thoat" ]; then cp target/release/thoat $(EXE); fi
 
+# `cargo fmt` does not reach the games' modules (declared inside `for_each_game!`), so
+# rustfmt checks those files itself.
+FMT_CHECK = $(CARGO) fmt --all -- --check && rustfmt --edition 2021 --check src/variants/*/*.rs
+
 test:
-	$(CARGO) fmt --all -- --check
+	$(FMT_CHECK)
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
 	@# The browser test runs where Node and Chromium are present, and always where
@@ -35,7 +39,7 @@ test-browser:
 	cd $(BROWSER_TEST_DIR) && THOAT_BIN="$(CURDIR)/target/debug/thoat" CHROMIUM="$(CHROMIUM)" node --test board.test.mjs annotate.test.mjs
 
 lint:
-	$(CARGO) fmt --all -- --check
+	$(FMT_CHECK)
 	$(CARGO) clippy --all-targets -- -D warnings
 
 perft-bench:

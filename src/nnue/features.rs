@@ -8,7 +8,7 @@
 //! An input index is `((owner * kinds + kind) * height + rank) * width + file`, owner 0 for
 //! the side whose view it is; the neutral piece's inputs follow all of those.
 
-use crate::core::{Color, Game};
+use crate::core::{Bits, Color, Game};
 
 /// A piece on the board, as a network input sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,21 +38,18 @@ pub trait NnueGame: Game {
     fn for_each_piece(&self, f: impl FnMut(BoardPiece));
 }
 
-/// Calls `f` for every piece of a board held as one 64-bit set per kind (both colours) and
-/// one per colour, squares numbered `rank * row + file` (`row` 8 for the 8x8 layout, which
-/// skak's 7x7 board uses too).
-pub fn for_each_piece_in_sets(
-    kinds: &[u64],
-    colors: &[u64; 2],
+/// Calls `f` for every piece of a board held as one set per kind (both colours) and one per
+/// colour, squares numbered `rank * row + file` (`row` 8 for the 8x8 layout, which skak's 7x7
+/// board uses too; 10 for jetan).
+pub fn for_each_piece_in_sets<B: Bits>(
+    kinds: &[B],
+    colors: &[B; 2],
     row: u8,
     mut f: impl FnMut(BoardPiece),
 ) {
     for (kind, &set) in kinds.iter().enumerate() {
         for (color, owner) in [(colors[0], Color::White), (colors[1], Color::Black)] {
-            let mut bits = set & color;
-            while bits != 0 {
-                let square = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
+            for square in (set & color).squares() {
                 f(BoardPiece {
                     kind,
                     owner: Some(owner),

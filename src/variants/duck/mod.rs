@@ -42,7 +42,6 @@ use crate::variants::chesslike::{CASTLING_KEEP, WHITE_KING_SIDE};
 /// fixes the bench signature).
 pub const BENCH_DEPTH: i32 = 10;
 
-
 /// Move kinds stored in [`Move::kind`].
 const NORMAL: u8 = 0;
 const DOUBLE_PUSH: u8 = 1;
