@@ -130,6 +130,16 @@ impl Reader<'_> {
         false
     }
 
+    /// Skips the rest of a malformed tag: up to its `]`, but not past the end of its line.
+    fn skip_tag_rest(&mut self) {
+        while let Some(&c) = self.chars.peek() {
+            self.next_char();
+            if c == ']' || c == '\n' {
+                break;
+            }
+        }
+    }
+
     /// Skips a variation with everything nested in it, comments included.
     fn skip_variation(&mut self) -> Result<(), String> {
         let line = self.line;
@@ -181,8 +191,11 @@ impl Reader<'_> {
             self.next_char();
         }
         self.skip_space();
-        if self.next_char() != Some('"') || name.is_empty() {
-            self.skip_until(']');
+        let quote = self.next_char();
+        if quote != Some('"') || name.is_empty() {
+            if quote != Some(']') {
+                self.skip_tag_rest();
+            }
             return Err(format!("line {line}: a tag is written [Name \"value\"]"));
         }
         let mut value = String::new();
@@ -197,7 +210,7 @@ impl Reader<'_> {
                     if self.next_char() == Some(']') {
                         return Ok(Token::Tag(name, value));
                     }
-                    self.skip_until(']');
+                    self.skip_tag_rest();
                     return Err(format!(
                         "line {line}: tag [{name} ...] is not closed by ']'"
                     ));
@@ -308,6 +321,14 @@ mod tests {
         );
         assert_eq!(games[1].as_ref().unwrap().moves, ["d4"]);
         assert!(games[2].as_ref().unwrap_err().contains("never closed"));
+        // A tag without a value loses only itself: the moves after it are read.
+        let games = read_games("[Event]\n[Site \"x\" junk]\n1. e4 e5 *\n");
+        assert!(games[0].as_ref().unwrap_err().contains("[Name \"value\"]"));
+        let text = "[Event \"a\"]\n1. e4 e5 *\n[Event]\n\n[Round \"2\"]\n1. d4 *\n";
+        let games = read_games(text);
+        assert_eq!(games.len(), 2, "{games:?}");
+        assert_eq!(games[0].as_ref().unwrap().moves, ["e4", "e5"]);
+        assert!(games[1].is_err());
         for junk in [
             "",
             "   \n",
