@@ -116,19 +116,12 @@ impl Network {
 
     /// The name of the game a network file is for, from its header.
     pub fn game_of(bytes: &[u8]) -> Result<String, String> {
-        if !bytes.starts_with(MAGIC) {
-            return Err("not a thoat network file (no THOATNN1 magic)".to_string());
-        }
-        let mut r = Reader {
-            bytes: &bytes[MAGIC.len()..],
-        };
-        let name_len = r.take(1, "game name")?[0] as usize;
-        Ok(String::from_utf8_lossy(r.take(name_len, "game name")?).to_string())
+        Ok(Self::header(bytes)?.0)
     }
 
-    /// Reads a network file for game `G`: an error, never a panic, for another game, other
-    /// sizes, a damaged or truncated file.
-    pub fn from_bytes<G: NnueGame>(bytes: &[u8]) -> Result<Network, String> {
+    /// The magic and the game's name at the start of a file: the name, and a reader of
+    /// what follows.
+    fn header(bytes: &[u8]) -> Result<(String, Reader<'_>), String> {
         if !bytes.starts_with(MAGIC) {
             return Err("not a thoat network file (no THOATNN1 magic)".to_string());
         }
@@ -137,6 +130,13 @@ impl Network {
         };
         let name_len = r.take(1, "game name")?[0] as usize;
         let game = String::from_utf8_lossy(r.take(name_len, "game name")?).to_string();
+        Ok((game, r))
+    }
+
+    /// Reads a network file for game `G`: an error, never a panic, for another game, other
+    /// sizes, a damaged or truncated file.
+    pub fn from_bytes<G: NnueGame>(bytes: &[u8]) -> Result<Network, String> {
+        let (game, mut r) = Self::header(bytes)?;
         if game != G::NAME {
             return Err(format!("the network is for {game}, not {}", G::NAME));
         }
