@@ -10,10 +10,7 @@ use thoat::search::{search_quietly, Limits, SearchGame, Settings, Shared};
 use thoat::variants::Variant;
 
 fn search_once<G: SearchGame>(game: &GameState<G>, depth: i32, shared: &Shared) -> u64 {
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(depth);
     shared.clear();
     search_quietly(game, &limits, &Settings::default(), shared).nodes
 }

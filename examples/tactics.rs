@@ -151,10 +151,7 @@ fn engine_lines<G: SearchGame>(pos: &G, depth: i32) -> Option<(String, i32, Opti
             sink.lock().unwrap().push((k, score, best.to_string()));
         }
     });
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(depth);
     let clock = Clock::new(&limits, 0, 0);
     let shared = Shared::new(32);
     let settings = Settings {
@@ -319,10 +316,7 @@ fn generate<G: SearchGame>(variant: Variant, count: usize, seed: u64, depth: i32
             let mv = if rng.below(4) == 0 {
                 moves[rng.below(moves.len())]
             } else {
-                let limits = Limits {
-                    nodes: Some(300 + rng.below(300) as u64),
-                    ..Limits::default()
-                };
+                let limits = Limits::fixed_nodes(300 + rng.below(300) as u64);
                 let settings = Settings {
                     threads: 1,
                     multipv: 1,

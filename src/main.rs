@@ -122,15 +122,24 @@ impl LimitArgs {
     }
 }
 
-/// The arguments of `thoat annotate`.
+/// The game and the input file of `thoat annotate` and `thoat analyze`.
 #[derive(clap::Args)]
-struct AnnotateArgs {
+struct JobInput {
     /// The game.
     #[arg(long, short = 'v', default_value_t)]
     variant: Variant,
-    /// The PGN file (`-`: standard input).
+    /// The games (annotate: PGN) or the positions (analyze: one FEN or EPD line each);
+    /// `-`: standard input.
     #[arg(long, short = 'i')]
     input: std::path::PathBuf,
+}
+
+/// The arguments of `thoat annotate`.
+#[derive(clap::Args)]
+struct AnnotateArgs {
+    /// The game and the PGN file.
+    #[command(flatten)]
+    job: JobInput,
     /// The search per position (default: --nodes 250000).
     #[command(flatten)]
     limit: LimitArgs,
@@ -154,12 +163,9 @@ struct AnnotateArgs {
 /// The arguments of `thoat analyze`.
 #[derive(clap::Args)]
 struct AnalyzeArgs {
-    /// The game.
-    #[arg(long, short = 'v', default_value_t)]
-    variant: Variant,
-    /// One FEN or EPD line per position (`-`: standard input).
-    #[arg(long, short = 'i')]
-    input: std::path::PathBuf,
+    /// The game and the positions.
+    #[command(flatten)]
+    job: JobInput,
     #[command(flatten)]
     limit: LimitArgs,
     /// Lines per position (JSON field `multipv`).
@@ -308,9 +314,9 @@ fn annotate(args: AnnotateArgs) -> Result<(), String> {
     use std::io::IsTerminal;
     use thoat::tools::analyze::Limit;
     use thoat::tools::annotate::{run, Options};
-    let bytes = read_input(&args.input)?;
+    let bytes = read_input(&args.job.input)?;
     let input = String::from_utf8(bytes)
-        .map_err(|e| format!("{}: not UTF-8 text ({e})", args.input.display()))?;
+        .map_err(|e| format!("{}: not UTF-8 text ({e})", args.job.input.display()))?;
     let mut out = create_output(args.output.as_deref())?;
     let mut summary = match &args.summary {
         Some(path) => Some(create_output(Some(path))?),
@@ -318,7 +324,7 @@ fn annotate(args: AnnotateArgs) -> Result<(), String> {
     };
     let stderr = std::io::stderr();
     let options = Options {
-        variant: args.variant,
+        variant: args.job.variant,
         limit: args.limit.limit(Limit::Nodes(250_000)),
         jobs: args.jobs.into(),
         hash_mb: args.hash as usize,
@@ -336,11 +342,11 @@ fn analyze(args: AnalyzeArgs) -> Result<(), String> {
     use std::io::IsTerminal;
     use thoat::tools::analyze::{run, Limit, Options};
     let limit = args.limit.limit(Limit::MoveTime(1000));
-    let input = read_input(&args.input)?;
+    let input = read_input(&args.job.input)?;
     let mut out = create_output(args.output.as_deref())?;
     let stderr = std::io::stderr();
     let options = Options {
-        variant: args.variant,
+        variant: args.job.variant,
         limit,
         multipv: args.multipv.into(),
         threads: args.threads.into(),

@@ -22,32 +22,27 @@ fn match_pgn(variant: Variant, games: usize, dir: &Path) -> PathBuf {
     let pgn = dir.join(format!("{}.pgn", variant.name()));
     let engine = format!("cmd={THOAT}");
     let openings = format!("positions/openings/{}.epd", variant.name());
-    let out = Command::new(THOAT)
-        .args([
-            "match",
-            "--variant",
-            variant.name(),
-            "--engine",
-            &engine,
-            "name=a",
-        ])
-        .args(["--engine", &engine, "name=b", "--games", &games.to_string()])
-        .args([
-            "--tc",
-            "nodes=300",
-            "--maxmoves",
-            "60",
-            "--openings",
-            &openings,
-        ])
-        .arg("--pgn")
-        .arg(&pgn)
-        .output()
-        .expect("run thoat match");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::run_ok(
+        Command::new(THOAT)
+            .args([
+                "match",
+                "--variant",
+                variant.name(),
+                "--engine",
+                &engine,
+                "name=a",
+            ])
+            .args(["--engine", &engine, "name=b", "--games", &games.to_string()])
+            .args([
+                "--tc",
+                "nodes=300",
+                "--maxmoves",
+                "60",
+                "--openings",
+                &openings,
+            ])
+            .arg("--pgn")
+            .arg(&pgn),
     );
     pgn
 }
@@ -69,11 +64,7 @@ fn annotate_ok(args: &[&str]) -> (String, String) {
 }
 
 fn games_of(path: &Path) -> Vec<PgnRecord> {
-    let text = std::fs::read_to_string(path).expect("read PGN");
-    read_games(&text)
-        .into_iter()
-        .map(|g| g.expect("readable PGN"))
-        .collect()
+    common::pgn_games(&std::fs::read_to_string(path).expect("read PGN"))
 }
 
 #[test]
@@ -262,16 +253,7 @@ with open(sys.argv[1]) as f:
         evals = [n.eval() for n in nodes if n.eval() is not None]
         print(len(nodes), len(evals))
 "#;
-    let run = Command::new("python3")
-        .args(["-c", script])
-        .arg(&output)
-        .output()
-        .expect("run python3");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let run = common::run_ok(Command::new("python3").args(["-c", script]).arg(&output));
     let theirs: Vec<(usize, usize)> = String::from_utf8_lossy(&run.stdout)
         .lines()
         .map(|l| {

@@ -14,10 +14,7 @@ use thoat::variants::{Chess, Skak, Variant};
 
 fn score<G: SearchGame>(fen: &str, depth: i32, eval: EvalMode) -> i32 {
     let game = GameState::new(G::from_fen(fen).unwrap());
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(depth);
     let settings = Settings {
         eval,
         ..Settings::default()
@@ -99,12 +96,7 @@ fn the_random_mode_plays_varied_legal_moves_over_uci() {
     e.send("setoption name Evaluation value material");
     e.send("setoption name UCI_Variant value skak");
     e.send("position fen 3k3/7/7/7/7/7/R2K3 w - - 0 1");
-    e.send("go depth 2");
-    let (_, lines) = e.bestmove(Duration::from_secs(10));
-    assert!(
-        lines.iter().any(|l| l.contains("score cp 500")),
-        "{lines:?}"
-    );
+    e.go_and_expect("go depth 2", "score cp 500");
     e.quit();
 }
 
@@ -128,10 +120,7 @@ fn an_nnue_search_uses_the_games_network() {
     let network = Arc::new(Network::from_bytes::<Skak>(&bytes).unwrap());
     let fen = "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1";
     let position = Skak::from_fen(fen).unwrap();
-    let limits = Limits {
-        depth: Some(1),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(1);
     let run = |eval, network: Option<Arc<Network>>| {
         let settings = Settings {
             eval,
@@ -208,21 +197,14 @@ fn eval_file_errors_keep_the_network_loaded_before() {
         chess.display()
     ));
     engine.send("position startpos");
-    engine.send("go depth 3");
-    let (bestmove, lines) = engine.bestmove(Duration::from_secs(10));
+    let (bestmove, lines) = engine.go("go depth 3");
     assert!(bestmove != "(none)");
     assert!(lines.iter().all(|l| !l.contains("no network")), "{lines:?}");
     engine.send("setoption name UCI_Variant value chess");
-    engine.send("go depth 2");
-    let (_, lines) = engine.bestmove(Duration::from_secs(10));
+    let (_, lines) = engine.go("go depth 2");
     assert!(lines.iter().all(|l| !l.contains("no network")), "{lines:?}");
     engine.send("setoption name UCI_Variant value jetan");
-    engine.send("go depth 2");
-    let (_, lines) = engine.bestmove(Duration::from_secs(10));
-    assert!(
-        lines.iter().any(|l| l.contains("no network for jetan")),
-        "{lines:?}"
-    );
+    engine.go_and_expect("go depth 2", "no network for jetan");
     engine.quit();
 }
 
@@ -241,10 +223,7 @@ fn nnue_searches_of_every_game_update_their_accumulators_exactly() {
             network: Some(network),
             ..Settings::default()
         };
-        let limits = Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        };
+        let limits = Limits::fixed_nodes(20_000);
         let game = GameState::new(G::from_fen(G::START_FEN).unwrap());
         let outcome = search_quietly(&game, &limits, &settings, &Shared::new(1));
         let best = outcome.best.expect("a move");

@@ -16,10 +16,7 @@ fn think(fen: &str, depth: i32) -> (Move, i32, Jetan) {
 fn think_with_contempt(fen: &str, depth: i32, contempt: i32) -> (Move, i32, Jetan) {
     let position = Jetan::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let game = GameState::new(position.clone());
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(depth);
     let shared = Shared::new(4);
     let settings = Settings {
         contempt,

@@ -106,10 +106,7 @@ fn duck_multipv_beyond_the_selection_ends() {
     let pos = Duck::from_fen(Duck::START_FEN).unwrap();
     let mut selection: Vec<Move> = Vec::new();
     pos.search_moves(&mut selection);
-    let limits = Limits {
-        depth: Some(2),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(2);
     let outcome = search_within(GameState::new(pos), limits, selection.len() + 5);
     let mut all = Vec::new();
     pos.generate(&mut all);

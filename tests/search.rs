@@ -15,10 +15,7 @@ fn search_depth<G: SearchGame>(
     shared: &Shared,
     pool: &rayon::ThreadPool,
 ) -> Outcome {
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_depth(depth);
     let settings = Settings {
         threads,
         multipv: 1,

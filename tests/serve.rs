@@ -424,43 +424,35 @@ fn foreign_hosts_and_cross_origin_requests_are_refused() {
         raw_to(addr, text.as_bytes())
     };
     let create = r#"{"variant": "skak", "fen": null, "human": "w"}"#;
-
-    let (status, _, body) = send("GET", "/api/variants", "Host: evil.example\r\n", "");
-    assert_eq!(status, 403, "{body}");
-    assert!(body.contains("evil.example"), "{body}");
-    let (status, _, body) = send(
-        "POST",
-        "/api/games",
-        &format!("Host: rebound.example:{port}\r\nOrigin: http://rebound.example:{port}\r\n"),
-        create,
-    );
-    assert_eq!(status, 403, "{body}");
-    let (status, _, body) = send(
-        "POST",
-        "/api/games",
-        &format!("Host: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n"),
-        create,
-    );
-    assert_eq!(status, 403, "{body}");
-    assert!(body.contains("cross-origin"), "{body}");
-    let (status, _, body) = send("GET", "/", "", "");
-    assert_eq!(status, 403, "no Host: {body}");
-
-    // The board's own page, and clients that send no Origin, are answered.
-    let (status, _, body) = send(
-        "POST",
-        "/api/games",
-        &format!("Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"),
-        create,
-    );
-    assert_eq!(status, 201, "{body}");
-    let (status, _, body) = send(
-        "GET",
-        "/api/variants",
-        &format!("Host: localhost:{port}\r\n"),
-        "",
-    );
-    assert_eq!(status, 200, "{body}");
+    let own = format!("127.0.0.1:{port}");
+    let rebound = format!("rebound.example:{port}");
+    let localhost = format!("localhost:{port}");
+    // (method, path, Host, Origin, body, status, text the answer names)
+    #[rustfmt::skip]
+    let cases = [
+        ("GET", "/api/variants", Some("evil.example"), None, "", 403, "evil.example"),
+        ("POST", "/api/games", Some(rebound.as_str()), Some(format!("http://{rebound}")), create, 403, ""),
+        ("POST", "/api/games", Some(own.as_str()), Some("http://evil.example".into()), create, 403, "cross-origin"),
+        ("GET", "/", None, None, "", 403, ""),
+        // The board's own page, and clients that send no Origin, are answered.
+        ("POST", "/api/games", Some(own.as_str()), Some(format!("http://{own}")), create, 201, ""),
+        ("GET", "/api/variants", Some(localhost.as_str()), None, "", 200, ""),
+    ];
+    for (method, path, host, origin, body, status, names) in cases {
+        let mut headers = String::new();
+        if let Some(host) = host {
+            headers += &format!("Host: {host}\r\n");
+        }
+        if let Some(origin) = origin {
+            headers += &format!("Origin: {origin}\r\n");
+        }
+        let (got, _, answer) = send(method, path, &headers, body);
+        assert_eq!(got, status, "{method} {path} {headers:?}: {answer}");
+        assert!(
+            answer.contains(names),
+            "{method} {path} {headers:?}: {answer}"
+        );
+    }
 }
 
 /// A server of its own, for tests whose analyses must not count against another test's

@@ -29,23 +29,39 @@ pub const INPUT_WEIGHT_LIMIT: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"THOATNN1";
 
-/// A network for one game.
+/// The weights of a network with one hidden layer, in any number type: the engine's
+/// quantised network and the trainer's float network share this layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Network {
-    /// The `UCI_Variant` name of its game.
-    pub game: String,
+pub struct Layers<W, B> {
     /// Inputs (the game's [`input_count`]).
     pub inputs: usize,
     /// Hidden units per side.
     pub hidden: usize,
     /// `inputs x hidden`, input by input.
-    pub input_weights: Vec<i16>,
+    pub input_weights: Vec<W>,
     /// `hidden`.
-    pub hidden_bias: Vec<i16>,
+    pub hidden_bias: Vec<W>,
     /// `2 x hidden`: the side to move's units, then the other side's.
-    pub output_weights: Vec<i16>,
-    /// In units of `1 / (QA * QB)`.
-    pub output_bias: i32,
+    pub output_weights: Vec<W>,
+    /// The output bias (quantised: in units of `1 / (QA * QB)`).
+    pub output_bias: B,
+}
+
+impl<W, B> Layers<W, B> {
+    /// The weights of input `i`.
+    #[inline]
+    pub fn column(&self, i: usize) -> &[W] {
+        &self.input_weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+}
+
+/// A network for one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The `UCI_Variant` name of its game.
+    pub game: String,
+    /// Its weights, quantised.
+    pub layers: Layers<i16, i32>,
 }
 
 /// The hidden layer's values for one position, from both sides' views (`[white, black]`).
@@ -95,20 +111,21 @@ impl Network {
     /// The network as the bytes of its file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut body = Vec::new();
-        for w in self
+        let layers = &self.layers;
+        for w in layers
             .input_weights
             .iter()
-            .chain(&self.hidden_bias)
-            .chain(&self.output_weights)
+            .chain(&layers.hidden_bias)
+            .chain(&layers.output_weights)
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        body.extend_from_slice(&self.output_bias.to_le_bytes());
+        body.extend_from_slice(&self.layers.output_bias.to_le_bytes());
         let mut out = MAGIC.to_vec();
         out.push(self.game.len() as u8);
         out.extend_from_slice(self.game.as_bytes());
-        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
-        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.layers.inputs as u32).to_le_bytes());
+        out.extend_from_slice(&(self.layers.hidden as u32).to_le_bytes());
         out.extend_from_slice(&fnv1a(&body).to_le_bytes());
         out.extend_from_slice(&body);
         out
@@ -172,19 +189,15 @@ impl Network {
         let output_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         Ok(Network {
             game,
-            inputs,
-            hidden,
-            input_weights,
-            hidden_bias,
-            output_weights,
-            output_bias,
+            layers: Layers {
+                inputs,
+                hidden,
+                input_weights,
+                hidden_bias,
+                output_weights,
+                output_bias,
+            },
         })
-    }
-
-    /// The weights of input `i`.
-    #[inline]
-    fn column(&self, i: usize) -> &[i16] {
-        &self.input_weights[i * self.hidden..(i + 1) * self.hidden]
     }
 
     /// The accumulator of `position`, computed from all its pieces.
@@ -192,7 +205,10 @@ impl Network {
         let mut inputs = [Vec::new(), Vec::new()];
         active_inputs(position, &mut inputs);
         let mut acc = Accumulator {
-            values: [self.hidden_bias.clone(), self.hidden_bias.clone()],
+            values: [
+                self.layers.hidden_bias.clone(),
+                self.layers.hidden_bias.clone(),
+            ],
         };
         for (values, view) in acc.values.iter_mut().zip(&inputs) {
             for &i in view {
@@ -205,7 +221,7 @@ impl Network {
     /// Adds input `i`'s weights to one view's values.
     #[inline]
     pub fn add(&self, values: &mut [i16], i: usize) {
-        for (v, w) in values.iter_mut().zip(self.column(i)) {
+        for (v, w) in values.iter_mut().zip(self.layers.column(i)) {
             *v = v.wrapping_add(*w);
         }
     }
@@ -213,7 +229,7 @@ impl Network {
     /// Takes input `i`'s weights away from one view's values.
     #[inline]
     pub fn sub(&self, values: &mut [i16], i: usize) {
-        for (v, w) in values.iter_mut().zip(self.column(i)) {
+        for (v, w) in values.iter_mut().zip(self.layers.column(i)) {
             *v = v.wrapping_sub(*w);
         }
     }
@@ -250,7 +266,7 @@ impl Network {
     /// The evaluation in centipawns for `side` to move.
     pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
         let (us, them) = (&acc.values[side.index()], &acc.values[side.flip().index()]);
-        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+        let (w_us, w_them) = self.layers.output_weights.split_at(self.layers.hidden);
         let half = |values: &[i16], weights: &[i16]| -> i32 {
             values
                 .iter()
@@ -258,7 +274,7 @@ impl Network {
                 .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
                 .sum()
         };
-        let sum = half(us, w_us) + half(them, w_them) + self.output_bias;
+        let sum = half(us, w_us) + half(them, w_them) + self.layers.output_bias;
         (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -281,12 +297,14 @@ mod tests {
         let w = |i: usize, m: usize| ((i * 31 + 7) % m) as i16 - (m / 2) as i16;
         Network {
             game: "skak".into(),
-            inputs,
-            hidden,
-            input_weights: (0..inputs * hidden).map(|i| w(i, 61)).collect(),
-            hidden_bias: (0..hidden).map(|i| w(i, 40) + 30).collect(),
-            output_weights: (0..2 * hidden).map(|i| w(i, 23)).collect(),
-            output_bias: 1234,
+            layers: Layers {
+                inputs,
+                hidden,
+                input_weights: (0..inputs * hidden).map(|i| w(i, 61)).collect(),
+                hidden_bias: (0..hidden).map(|i| w(i, 40) + 30).collect(),
+                output_weights: (0..2 * hidden).map(|i| w(i, 23)).collect(),
+                output_bias: 1234,
+            },
         }
     }
 
@@ -299,12 +317,14 @@ mod tests {
         let w = |i: usize| ((i * 7919 + 13) % 211) as i16 - 105;
         let net = Network {
             game: G::NAME.into(),
-            inputs,
-            hidden,
-            input_weights: (0..inputs * hidden).map(w).collect(),
-            hidden_bias: (0..hidden).map(|i| w(i + 5)).collect(),
-            output_weights: (0..2 * hidden).map(|i| w(i + 9)).collect(),
-            output_bias: 0,
+            layers: Layers {
+                inputs,
+                hidden,
+                input_weights: (0..inputs * hidden).map(w).collect(),
+                hidden_bias: (0..hidden).map(|i| w(i + 5)).collect(),
+                output_weights: (0..2 * hidden).map(|i| w(i + 9)).collect(),
+                output_bias: 0,
+            },
         };
         let mut rng = Rng::new(seed, 1);
         for _ in 0..10 {
@@ -384,17 +404,20 @@ mod tests {
         let mut inputs = [Vec::new(), Vec::new()];
         active_inputs(&position, &mut inputs);
         let by_hand = |view: usize, unit: usize| -> i32 {
-            i32::from(net.hidden_bias[unit])
+            i32::from(net.layers.hidden_bias[unit])
                 + inputs[view]
                     .iter()
-                    .map(|&i| i32::from(net.input_weights[i as usize * net.hidden + unit]))
+                    .map(|&i| {
+                        i32::from(net.layers.input_weights[i as usize * net.layers.hidden + unit])
+                    })
                     .sum::<i32>()
         };
-        let mut sum = net.output_bias;
-        for unit in 0..net.hidden {
+        let mut sum = net.layers.output_bias;
+        for unit in 0..net.layers.hidden {
             assert_eq!(i32::from(acc.values[0][unit]), by_hand(0, unit));
-            sum += by_hand(0, unit).clamp(0, QA) * i32::from(net.output_weights[unit]);
-            sum += by_hand(1, unit).clamp(0, QA) * i32::from(net.output_weights[net.hidden + unit]);
+            sum += by_hand(0, unit).clamp(0, QA) * i32::from(net.layers.output_weights[unit]);
+            sum += by_hand(1, unit).clamp(0, QA)
+                * i32::from(net.layers.output_weights[net.layers.hidden + unit]);
         }
         assert_eq!(net.evaluate(&acc, Color::White), sum * SCALE / (QA * QB));
         // The flipped position, Black to move, looks the same from the side to move.

@@ -6,7 +6,7 @@
 //! the last quarter of the epochs, and a validation split that is never trained on.
 
 use super::data::Sample;
-use super::network::{Network, INPUT_WEIGHT_LIMIT, QA, QB, SCALE};
+use super::network::{Layers, Network, INPUT_WEIGHT_LIMIT, QA, QB, SCALE};
 use crate::core::rng::Rng;
 use rayon::prelude::*;
 
@@ -55,21 +55,7 @@ pub struct Epoch {
 }
 
 /// The network in floats, as it is trained.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FloatNetwork {
-    /// Inputs.
-    pub inputs: usize,
-    /// Hidden units per side.
-    pub hidden: usize,
-    /// `inputs x hidden`, input by input.
-    pub w1: Vec<f32>,
-    /// `hidden`.
-    pub b1: Vec<f32>,
-    /// `2 x hidden`: the side to move's units, then the other's.
-    pub w2: Vec<f32>,
-    /// The output bias.
-    pub b2: f32,
-}
+pub type FloatNetwork = Layers<f32, f32>;
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
@@ -81,7 +67,7 @@ fn uniform(rng: &mut Rng, limit: f32) -> f32 {
     (unit * 2.0 - 1.0) * limit
 }
 
-impl FloatNetwork {
+impl Layers<f32, f32> {
     /// Random initial weights (seeded).
     pub fn new(inputs: usize, hidden: usize, seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed, 0x4e4e_5545);
@@ -90,21 +76,20 @@ impl FloatNetwork {
         FloatNetwork {
             inputs,
             hidden,
-            w1: (0..inputs * hidden)
+            input_weights: (0..inputs * hidden)
                 .map(|_| uniform(&mut rng, limit1))
                 .collect(),
-            b1: vec![0.0; hidden],
-            w2: (0..2 * hidden).map(|_| uniform(&mut rng, limit2)).collect(),
-            b2: 0.0,
+            hidden_bias: vec![0.0; hidden],
+            output_weights: (0..2 * hidden).map(|_| uniform(&mut rng, limit2)).collect(),
+            output_bias: 0.0,
         }
     }
 
     /// The hidden values of one view before clipping.
     fn accumulate(&self, inputs: &[u16], out: &mut [f32]) {
-        out.copy_from_slice(&self.b1);
+        out.copy_from_slice(&self.hidden_bias);
         for &i in inputs {
-            let column = &self.w1[i as usize * self.hidden..(i as usize + 1) * self.hidden];
-            for (o, w) in out.iter_mut().zip(column) {
+            for (o, w) in out.iter_mut().zip(self.column(i as usize)) {
                 *o += w;
             }
         }
@@ -117,10 +102,10 @@ impl FloatNetwork {
         self.accumulate(&sample.inputs[0], us);
         self.accumulate(&sample.inputs[1], them);
         acc.iter()
-            .zip(&self.w2)
+            .zip(&self.output_weights)
             .map(|(a, w)| a.clamp(0.0, 1.0) * w)
             .sum::<f32>()
-            + self.b2
+            + self.output_bias
     }
 
     /// The network in the engine's integers.
@@ -128,17 +113,19 @@ impl FloatNetwork {
         let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         Network {
             game: game.to_string(),
-            inputs: self.inputs,
-            hidden: self.hidden,
-            input_weights: self.w1.iter().map(|&w| q(w, QA)).collect(),
-            hidden_bias: self.b1.iter().map(|&w| q(w, QA)).collect(),
-            output_weights: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+            layers: Layers {
+                inputs: self.inputs,
+                hidden: self.hidden,
+                input_weights: self.input_weights.iter().map(|&w| q(w, QA)).collect(),
+                hidden_bias: self.hidden_bias.iter().map(|&w| q(w, QA)).collect(),
+                output_weights: self.output_weights.iter().map(|&w| q(w, QB)).collect(),
+                output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            },
         }
     }
 
     fn parameters(&self) -> usize {
-        self.w1.len() + self.b1.len() + self.w2.len() + 1
+        self.input_weights.len() + self.hidden_bias.len() + self.output_weights.len() + 1
     }
 }
 
@@ -167,7 +154,7 @@ pub fn loss(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
 fn gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (Vec<f32>, f64) {
     let h = net.hidden;
     let mut grad = vec![0.0f32; net.parameters()];
-    let (g_w1, rest) = grad.split_at_mut(net.w1.len());
+    let (g_w1, rest) = grad.split_at_mut(net.input_weights.len());
     let (g_b1, rest) = rest.split_at_mut(h);
     let (g_w2, g_b2) = rest.split_at_mut(2 * h);
     let mut acc = vec![0.0f32; 2 * h];
@@ -178,10 +165,10 @@ fn gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (Vec<f32>, f
         net.accumulate(&sample.inputs[1], them);
         let out: f32 = acc
             .iter()
-            .zip(&net.w2)
+            .zip(&net.output_weights)
             .map(|(a, w)| a.clamp(0.0, 1.0) * w)
             .sum::<f32>()
-            + net.b2;
+            + net.output_bias;
         let p = sigmoid(out);
         let d = p - target(sample, lambda);
         loss += f64::from(d * d);
@@ -192,7 +179,7 @@ fn gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (Vec<f32>, f
                 let a = acc[view * h + unit];
                 g_w2[view * h + unit] += d_out * a.clamp(0.0, 1.0);
                 if a > 0.0 && a < 1.0 {
-                    let d_a = d_out * net.w2[view * h + unit];
+                    let d_a = d_out * net.output_weights[view * h + unit];
                     g_b1[unit] += d_a;
                     for &i in inputs {
                         g_w1[i as usize * h + unit] += d_a;
@@ -285,14 +272,19 @@ pub fn train(
                     *total += x / chunk.len() as f32;
                 }
             }
-            let mut b2 = [net.b2];
+            let mut b2 = [net.output_bias];
             adam.step(
-                &mut [&mut net.w1, &mut net.b1, &mut net.w2, &mut b2],
+                &mut [
+                    &mut net.input_weights,
+                    &mut net.hidden_bias,
+                    &mut net.output_weights,
+                    &mut b2,
+                ],
                 &grad,
                 lr,
             );
-            net.b2 = b2[0];
-            for w in &mut net.w1 {
+            net.output_bias = b2[0];
+            for w in &mut net.input_weights {
                 *w = w.clamp(-INPUT_WEIGHT_LIMIT, INPUT_WEIGHT_LIMIT);
             }
         }
@@ -353,8 +345,8 @@ mod tests {
         let active = samples[1].inputs[0][0] as usize;
         for k in [
             active * 4 + 1,
-            net.w1.len() + 2,
-            net.w1.len() + 4 + 5,
+            net.input_weights.len() + 2,
+            net.input_weights.len() + 4 + 5,
             net.parameters() - 1,
         ] {
             let numeric =
@@ -370,12 +362,16 @@ mod tests {
     /// `net` with its `k`-th parameter (w1, b1, w2, b2 flattened) moved by `delta`.
     fn nudged(net: &FloatNetwork, k: usize, delta: f32) -> FloatNetwork {
         let mut n = net.clone();
-        let (w1, b1, w2) = (n.w1.len(), n.b1.len(), n.w2.len());
+        let (w1, b1, w2) = (
+            n.input_weights.len(),
+            n.hidden_bias.len(),
+            n.output_weights.len(),
+        );
         match k {
-            k if k < w1 => n.w1[k] += delta,
-            k if k < w1 + b1 => n.b1[k - w1] += delta,
-            k if k < w1 + b1 + w2 => n.w2[k - w1 - b1] += delta,
-            _ => n.b2 += delta,
+            k if k < w1 => n.input_weights[k] += delta,
+            k if k < w1 + b1 => n.hidden_bias[k - w1] += delta,
+            k if k < w1 + b1 + w2 => n.output_weights[k - w1 - b1] += delta,
+            _ => n.output_bias += delta,
         }
         n
     }
@@ -411,7 +407,10 @@ mod tests {
             let float_cp = net.output(sample) * SCALE as f32;
             let position_cp = {
                 let mut acc = crate::nnue::network::Accumulator {
-                    values: [quantised.hidden_bias.clone(), quantised.hidden_bias.clone()],
+                    values: [
+                        quantised.layers.hidden_bias.clone(),
+                        quantised.layers.hidden_bias.clone(),
+                    ],
                 };
                 for (view, inputs) in sample.inputs.iter().enumerate() {
                     for &i in inputs {

@@ -53,8 +53,10 @@ pub trait SearchGame: Game + crate::nnue::features::NnueGame {
     fn moved_piece(&self, mv: Move) -> usize;
 
     /// Whether the side to move is in check (games with check) — it may not stand pat and
-    /// must not pass. Games without check answer `false`.
-    fn in_check(&self) -> bool;
+    /// must not pass. Games without check (the default) answer `false`.
+    fn in_check(&self) -> bool {
+        false
+    }
 
     /// Whether the side to move, not in check, may still lose on the next move (games without
     /// check: its jetan Princess or skak Jarkhan can be captured). Such a position is not
@@ -464,10 +466,7 @@ mod tests {
 
     fn searched_once(shared: &Shared) {
         let game = GameState::new(Chess::from_fen(Chess::START_FEN).expect("start position"));
-        let limits = Limits {
-            depth: Some(7),
-            ..Limits::default()
-        };
+        let limits = Limits::fixed_depth(7);
         let outcome = search_quietly(&game, &limits, &Settings::default(), shared);
         assert!(outcome.best.is_some());
     }

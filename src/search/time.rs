@@ -34,6 +34,24 @@ pub struct Limits {
     pub searchmoves: Vec<crate::core::Move>,
 }
 
+impl Limits {
+    /// A search to `depth` plies and no other limit.
+    pub fn fixed_depth(depth: i32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A search of `nodes` nodes and no other limit.
+    pub fn fixed_nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+}
+
 /// The clock of one search: started at `go` (or restarted at `ponderhit`), with the soft and
 /// hard limits for the side to move.
 pub struct Clock {

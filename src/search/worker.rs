@@ -152,13 +152,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut path = root.history.clone();
         path.push(root.position.hash());
         let plies = MAX_PLY + 2;
-        let network = settings
-            .network
-            .as_deref()
-            .filter(|n| n.game == G::NAME && n.inputs == crate::nnue::features::input_count::<G>());
+        let network = settings.network.as_deref().filter(|n| {
+            n.game == G::NAME && n.layers.inputs == crate::nnue::features::input_count::<G>()
+        });
         let accumulators = match network {
             Some(n) => (0..plies + 2)
-                .map(|_| CachedAccumulator::new(n.hidden))
+                .map(|_| CachedAccumulator::new(n.layers.hidden))
                 .collect(),
             None => Vec::new(),
         };
@@ -293,6 +292,26 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.tt_probes += 1;
         self.tt_hits += u64::from(entry.is_some());
         entry
+    }
+
+    /// Stores a node's result at `ply`: the score relative to the root's distance for mates,
+    /// the static evaluation in the table's form.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &self,
+        ply: usize,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let score = score_to_tt(score, ply as i32);
+        self.shared
+            .tt
+            .store(key, mv, score, tt_eval(eval), depth, bound);
     }
 
     /// Whether the search, or this thread's iteration, must unwind.
@@ -933,22 +952,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // Every move was excluded (MultiPV, singular search) or pruned.
             return alpha;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         if !singular_search && (self.excluded.is_empty() || !root) {
-            self.shared.tt.store(
-                key,
-                best_move,
-                score_to_tt(best_score, ply as i32),
-                tt_eval(raw_eval),
-                depth,
-                bound,
-            );
+            self.store(ply, key, best_move, best_score, raw_eval, depth, bound);
         }
         best_score
     }
@@ -1064,14 +1070,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return Some(0);
             }
             if score >= probcut_beta {
-                self.shared.tt.store(
-                    pos.hash(),
-                    mv,
-                    score_to_tt(score, ply as i32),
-                    tt_eval(eval),
-                    depth - 3,
-                    Bound::Lower,
-                );
+                self.store(ply, pos.hash(), mv, score, eval, depth - 3, Bound::Lower);
                 return Some(score);
             }
         }
@@ -1161,14 +1160,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             best = stand_pat;
             if best >= beta {
                 if entry.is_none() {
-                    self.shared.tt.store(
-                        key,
-                        Move::NONE,
-                        score_to_tt(best, ply as i32),
-                        tt_eval(raw_eval),
-                        0,
-                        Bound::Lower,
-                    );
+                    self.store(ply, key, Move::NONE, best, raw_eval, 0, Bound::Lower);
                 }
                 return best;
             }
@@ -1222,21 +1214,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if self.stopped() {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if is_pv && best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply as i32),
-            tt_eval(raw_eval),
-            0,
-            bound,
-        );
+        // Only a PV node's window can prove an exact score.
+        let bound = bound_of(best, if is_pv { original_alpha } else { beta - 1 }, beta);
+        self.store(ply, key, best_move, best, raw_eval, 0, bound);
         best
     }
 }
@@ -1252,6 +1232,17 @@ fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
+    }
+}
+
+/// What a search of the window (`alpha`, `beta`) that returned `score` proves.
+fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 

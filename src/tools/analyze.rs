@@ -34,18 +34,12 @@ impl Limit {
     /// The search limits that stop at this one.
     pub fn limits(self) -> Limits {
         match self {
-            Limit::Depth(d) => Limits {
-                depth: Some(d.clamp(1, crate::search::MAX_PLY as i32 - 1)),
-                ..Limits::default()
-            },
+            Limit::Depth(d) => Limits::fixed_depth(d.clamp(1, crate::search::MAX_PLY as i32 - 1)),
             Limit::MoveTime(ms) => Limits {
                 movetime: Some(ms.max(1)),
                 ..Limits::default()
             },
-            Limit::Nodes(n) => Limits {
-                nodes: Some(n.max(1)),
-                ..Limits::default()
-            },
+            Limit::Nodes(n) => Limits::fixed_nodes(n.max(1)),
         }
     }
 

@@ -36,10 +36,7 @@ fn bench_game<G: SearchGame>(
     {
         let position = G::from_fen(fen).map_err(|e| format!("bench FEN '{fen}': {e}"))?;
         let game = GameState::new(position);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
+        let limits = Limits::fixed_depth(depth);
         let clock = Clock::new(&limits, 0, 0);
         let shared = Shared::new(16);
         let settings = Settings {

@@ -279,22 +279,12 @@ fn reparse(game: &AnyGame, fen: &str) -> Result<AnyGame, String> {
     AnyGame::from_setup(game.variant(), Some(fen), &[])
 }
 
-/// An independent reading of a `position` line (of the UCI module's): the game it must lead
-/// to in `variant`, or an error when it must be refused. The storm test reads lines with it
-/// too.
+/// The game a `position` line must lead to in `variant` (read by the UCI module's own reader
+/// of the command: what the fuzzer checks is that the loop applies it, or keeps its previous
+/// game when it is refused), or the error. The storm test reads lines with it too.
 pub fn expected_position(line: &str, variant: Variant) -> Result<AnyGame, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let rest = tokens.get(1..).unwrap_or_default();
-    let (setup, moves) = match rest.iter().position(|&t| t == "moves") {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, &[][..]),
-    };
-    let fen = match setup {
-        ["startpos"] => None,
-        ["fen", f @ ..] if !f.is_empty() => Some(f.join(" ")),
-        _ => return Err("usage".to_string()),
-    };
-    AnyGame::from_setup(variant, fen.as_deref(), moves)
+    super::position_from_args(variant, tokens.get(1..).unwrap_or_default())
 }
 
 fn drain(sink: &Sink) -> Vec<String> {

@@ -317,17 +317,7 @@ impl Uci {
     }
 
     fn cmd_position(&mut self, tokens: &[&str]) -> Result<(), String> {
-        let moves_at = tokens.iter().position(|&t| t == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&tokens[..i], &tokens[i + 1..]),
-            None => (tokens, &[][..]),
-        };
-        let fen = match setup {
-            ["startpos"] => None,
-            ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
-            _ => return Err("usage: position startpos|fen <fen> [moves <move>...]".to_string()),
-        };
-        self.game = AnyGame::from_setup(self.variant, fen.as_deref(), moves)?;
+        self.game = position_from_args(self.variant, tokens)?;
         Ok(())
     }
 
@@ -568,4 +558,19 @@ fn parse_setoption(tokens: &[&str]) -> Result<(String, String), String> {
 
 fn io_error(e: std::io::Error) -> String {
     format!("output failed: {e}")
+}
+
+/// The game that the arguments of a `position` command (the words after `position`) set up
+/// in `variant`: `startpos` or `fen <fields>`, then optionally `moves <move>...`.
+pub fn position_from_args(variant: Variant, args: &[&str]) -> Result<AnyGame, String> {
+    let (setup, moves) = match args.iter().position(|&t| t == "moves") {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let fen = match setup {
+        ["startpos"] => None,
+        ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
+        _ => return Err("usage: position startpos|fen <fen> [moves <move>...]".to_string()),
+    };
+    AnyGame::from_setup(variant, fen.as_deref(), moves)
 }

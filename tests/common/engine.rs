@@ -101,6 +101,19 @@ impl Engine {
         (mv, lines)
     }
 
+    /// Sends a `go` command and waits (at most 10 s) for its `bestmove`: the move text and
+    /// every line up to it.
+    pub fn go(&mut self, go: &str) -> (String, Vec<String>) {
+        self.send(go);
+        self.bestmove(Duration::from_secs(10))
+    }
+
+    /// Sends a `go` command and asserts that some line up to its `bestmove` contains `text`.
+    pub fn go_and_expect(&mut self, go: &str, text: &str) {
+        let (_, lines) = self.go(go);
+        assert!(lines.iter().any(|l| l.contains(text)), "{text}: {lines:?}");
+    }
+
     pub fn quit(mut self) {
         self.send("quit");
         let deadline = Instant::now() + Duration::from_secs(10);

@@ -12,3 +12,26 @@ pub fn scratch(binary: &str, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
+
+/// Runs `command` to its end and asserts that it succeeded (showing its standard error if
+/// not); its output.
+pub fn run_ok(command: &mut std::process::Command) -> std::process::Output {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("run {command:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{command:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The games of a PGN text, read by the library's PGN reader; every game must be readable.
+pub fn pgn_games(text: &str) -> Vec<thoat::tools::pgn::read::PgnRecord> {
+    thoat::tools::pgn::read::read_games(text)
+        .into_iter()
+        .map(|game| game.expect("readable PGN"))
+        .collect()
+}

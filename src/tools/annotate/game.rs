@@ -232,10 +232,7 @@ mod tests {
             .iter()
             .map(|t| game.play_text(t).unwrap())
             .collect();
-        let limits = Limits {
-            depth: Some(4),
-            ..Limits::default()
-        };
+        let limits = Limits::fixed_depth(4);
         let evals = analyse_game(&start, &moves, &limits, &Shared::new(1));
         assert_eq!(evals.len(), 5);
         assert_eq!(evals[3].score, Some(Score::Mate(1)));

@@ -450,10 +450,7 @@ fn check_fen<G: SearchGame>(text: &str, rng: &mut Rng) -> Result<bool, String> {
     let game = GameState::new(pos);
     let _ = game.result();
     if rng.one_in(16) {
-        let limits = Limits {
-            nodes: Some(64),
-            ..Limits::default()
-        };
+        let limits = Limits::fixed_nodes(64);
         let shared = Shared::new(1);
         let outcome = search_quietly(&game, &limits, &Settings::default(), &shared);
         if let Some(best) = outcome.best {

@@ -107,10 +107,7 @@ fn play_game<G: SearchGame>(
     }
     shared.clear();
     let settings = Settings::default();
-    let limits = Limits {
-        nodes: Some(recipe.nodes.max(1)),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_nodes(recipe.nodes.max(1));
     let mut fens = Vec::new();
     for ply in 0..recipe.max_plies {
         if let Some(result) = game.result() {

@@ -353,10 +353,6 @@ impl SearchGame for Duck {
         self.moved_piece_slot(mv)
     }
 
-    fn in_check(&self) -> bool {
-        false
-    }
-
     fn null_move(&self) -> Option<Self> {
         None // every turn moves the duck: passing is not a move of this game
     }

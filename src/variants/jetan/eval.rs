@@ -350,10 +350,6 @@ impl SearchGame for Jetan {
         })
     }
 
-    fn in_check(&self) -> bool {
-        false
-    }
-
     fn threatened(&self) -> bool {
         self.royal_threatened()
     }

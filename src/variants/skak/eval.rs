@@ -104,10 +104,6 @@ impl SearchGame for Skak {
         self.side.index() * KINDS + (mv.kind() as usize).min(KINDS - 1)
     }
 
-    fn in_check(&self) -> bool {
-        false
-    }
-
     fn threatened(&self) -> bool {
         self.jarkhan_attacked()
     }
