@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use thoat::core::{Color, GameState};
-use thoat::tools::pgn::read::{read_games, PgnRecord};
+use thoat::tools::pgn::read::PgnRecord;
 use thoat::variants::{AnyGame, Variant};
 
 const THOAT: &str = env!("CARGO_BIN_EXE_thoat");
@@ -31,14 +31,6 @@ fn thoat_match_a_b(args: &[&str]) -> Output {
     let mut all = vec!["--engine", &engine, "name=a", "--engine", &engine, "name=b"];
     all.extend_from_slice(args);
     thoat_match(&all)
-}
-
-/// The games of a PGN text, read by the library's PGN reader; every game must be readable.
-fn parse_pgn(text: &str) -> Vec<PgnRecord> {
-    read_games(text)
-        .into_iter()
-        .map(|game| game.expect("readable PGN"))
-        .collect()
 }
 
 /// More games than twice the book replay openings, and node-limited engines replay the
@@ -110,7 +102,7 @@ fn two_thoat_instances_play_a_legal_match() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = std::fs::read_to_string(&pgn).unwrap();
-    let games = parse_pgn(&text);
+    let games = common::pgn_games(&text);
     assert_eq!(games.len(), 2, "{text}");
     // The opening is played once with each colour.
     assert_eq!(games[0].tag("White"), Some("first"));
@@ -209,7 +201,7 @@ fn against_fake(test: &str, on_go: &str, tc: &str, extra: &[&str]) -> (String, V
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    let games = common::pgn_games(&std::fs::read_to_string(&pgn).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
     (stdout, games)
 }
@@ -357,11 +349,54 @@ fn a_clock_time_control_is_kept() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(!stdout.contains("time forfeit"), "{stdout}");
-    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    let games = common::pgn_games(&std::fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), 2);
     for game in &games {
         assert_eq!(game.tag("TimeControl"), Some("0.5+0.05"));
         assert!(game.tag("SetUp").is_none());
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--ponder` at sudden death: both engines think on the opponent's time (`go ponder`, then
+/// `ponderhit` or `stop`), the clocks are kept, and the summary counts the ponder searches.
+#[test]
+fn pondering_engines_keep_a_sudden_death_clock() {
+    let dir = scratch("ponder");
+    let pgn = dir.join("games.pgn");
+    let out = thoat_match_a_b(&[
+        "--games",
+        "2",
+        "--tc",
+        "1+0",
+        "--ponder",
+        "--timemargin",
+        "500",
+        "--maxmoves",
+        "15",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(!stdout.contains("time forfeit"), "{stdout}");
+    let counts = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Ponder hits: "))
+        .unwrap_or_else(|| panic!("no ponder line: {stdout}"));
+    for (engine, count) in ["a", "b"].iter().zip(counts.split(", ")) {
+        let words: Vec<&str> = count.split(' ').collect();
+        let [name, hits, "of", tries] = words[..] else {
+            panic!("{count}");
+        };
+        let (hits, tries): (u32, u32) = (hits.parse().unwrap(), tries.parse().unwrap());
+        assert_eq!(name, *engine, "{counts}");
+        // Fifteen moves each in two games: every engine ponders on most of its moves.
+        assert!(tries >= 10 && hits <= tries, "{counts}");
+    }
+    assert_eq!(
+        common::pgn_games(&std::fs::read_to_string(&pgn).unwrap()).len(),
+        2
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -88,6 +88,10 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many moves by each side.
     #[arg(long)]
     pub maxmoves: Option<u32>,
+    /// Let the engines ponder (think on the opponent's time): sets their `Ponder` option and
+    /// plays `go ponder` / `ponderhit` as a GUI does. Each game then keeps two cores busy.
+    #[arg(long)]
+    pub ponder: bool,
     /// The PGN `Event` tag.
     #[arg(long, default_value = "thoat match")]
     pub event: String,
@@ -102,7 +106,20 @@ impl MatchArgs {
                 self.engine.0.len()
             ));
         };
-        let engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
+        let mut engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
+        if self.ponder {
+            // As a GUI does, unless the engine's own flags set it.
+            for spec in &mut engines {
+                if !spec
+                    .options
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case("Ponder"))
+                {
+                    spec.options
+                        .push(("Ponder".to_string(), "true".to_string()));
+                }
+            }
+        }
         let tc = TimeControl::parse(&self.tc)?;
         let openings = match &self.openings {
             Some(path) => {
@@ -129,6 +146,7 @@ impl MatchArgs {
                 tc,
                 grace: Duration::from_millis(self.timemargin.min(60_000)),
                 max_moves: self.maxmoves.filter(|&m| m > 0),
+                ponder: self.ponder,
             },
             concurrency: self.concurrency.clamp(1, 64),
             openings,

@@ -62,6 +62,20 @@ impl EngineSpec {
     }
 }
 
+/// How long an engine may take to give its `bestmove` after `stop`.
+const STOP_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move text (`(none)` included, for the referee to judge).
+    pub mv: String,
+    /// The reply it expects (`bestmove ... ponder <move>`), if it said one.
+    pub ponder: Option<String>,
+    /// The time from the command that started its clock (`go` or `ponderhit`) to the answer.
+    pub used: Duration,
+}
+
 /// Why an engine failed to give a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineFailure {
@@ -178,20 +192,52 @@ impl Engine {
     }
 
     /// Sends the position and the `go` command and waits up to `allowed` for `bestmove`.
-    /// Returns the move text (`(none)` included, for the referee to judge) and the time used.
     pub fn best_move(
         &mut self,
         position: &str,
         go: &str,
         allowed: Duration,
-    ) -> Result<(String, Duration), EngineFailure> {
+    ) -> Result<Reply, EngineFailure> {
         self.send(position)?;
         self.send(go)?;
+        self.reply(allowed)
+    }
+
+    /// Starts pondering: `position` already holds the expected reply, `go` the clocks after
+    /// it; `go ponder` is sent. The engine answers only after [`Engine::ponderhit`] or
+    /// [`Engine::stop_pondering`].
+    pub fn ponder(&mut self, position: &str, go: &str) -> Result<(), EngineFailure> {
+        self.send(position)?;
+        let go = go.strip_prefix("go").unwrap_or(go);
+        self.send(&format!("go ponder{go}"))
+    }
+
+    /// The opponent played the expected move: `ponderhit`, and its clock runs from now; waits
+    /// up to `allowed` for `bestmove`.
+    pub fn ponderhit(&mut self, allowed: Duration) -> Result<Reply, EngineFailure> {
+        self.send("ponderhit")?;
+        self.reply(allowed)
+    }
+
+    /// The opponent played another move, or the game ended: `stop`, and the `bestmove` of the
+    /// ponder search (thrown away) must come within a short time.
+    pub fn stop_pondering(&mut self) -> Result<(), EngineFailure> {
+        self.send("stop")?;
+        self.wait_for("bestmove", STOP_TIMEOUT).map(|_| ())
+    }
+
+    /// Waits up to `allowed` for `bestmove`, timed from now.
+    fn reply(&mut self, allowed: Duration) -> Result<Reply, EngineFailure> {
         let start = Instant::now();
         let line = self.wait_for("bestmove", allowed)?;
         let used = start.elapsed();
-        let mv = line.split_whitespace().nth(1).unwrap_or("").to_string();
-        Ok((mv, used))
+        let mut words = line.split_whitespace().skip(1);
+        let mv = words.next().unwrap_or("").to_string();
+        let ponder = match (words.next(), words.next()) {
+            (Some("ponder"), Some(p)) => Some(p.to_string()),
+            _ => None,
+        };
+        Ok(Reply { mv, ponder, used })
     }
 
     /// Whether the process ends within `wait` (its output closes a moment before the
@@ -215,7 +261,7 @@ impl Engine {
         if self.send("stop").is_err() {
             return false;
         }
-        let _ = self.wait_for("bestmove", Duration::from_secs(2));
+        let _ = self.wait_for("bestmove", STOP_TIMEOUT);
         self.send("isready").is_ok() && self.wait_for("readyok", Duration::from_secs(2)).is_ok()
     }
 }

@@ -15,7 +15,7 @@ use crate::core::Color;
 use crate::tools::pgn::PgnGame;
 use crate::variants::Variant;
 use engine::{Engine, EngineSpec};
-use referee::{Conditions, Played};
+use referee::{Conditions, Played, PonderCount};
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -60,6 +60,8 @@ pub struct MatchReport {
     pub verdict: Option<SprtVerdict>,
     /// The games played and the log-likelihood ratio when a bound was crossed.
     pub decided_at: Option<(u32, f64)>,
+    /// By engine (first, second): its ponder searches and ponder hits.
+    pub ponder: [PonderCount; 2],
 }
 
 impl MatchReport {
@@ -290,6 +292,12 @@ pub fn run(config: MatchConfig, out: &mut impl Write) -> Result<MatchReport, Str
                     .terminations
                     .entry(played.termination.clone())
                     .or_default() += 1;
+                // `ponder` is by colour; the first engine had White when `first_white`.
+                let by_slot = if first_white { [0, 1] } else { [1, 0] };
+                for (slot, colour) in by_slot.into_iter().enumerate() {
+                    report.ponder[slot].tries += played.ponder[colour].tries;
+                    report.ponder[slot].hits += played.ponder[colour].hits;
+                }
                 if let Some(file) = &mut pgn_file {
                     let text = pgn_of(&config, index, first_white, &played).to_pgn();
                     file.write_all(text.as_bytes())
@@ -372,6 +380,15 @@ fn write_summary(
             sprt.beta,
             sprt.llr(t)
         )?;
+    }
+    if config.conditions.ponder {
+        let counts: Vec<String> = config
+            .engines
+            .iter()
+            .zip(&report.ponder)
+            .map(|(e, p)| format!("{} {} of {}", e.name, p.hits, p.tries))
+            .collect();
+        writeln!(out, "Ponder hits: {}", counts.join(", "))?;
     }
     let reasons: Vec<String> = report
         .terminations

@@ -95,10 +95,7 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
     let mut seen = HashSet::new();
     let mut book = Vec::new();
     let shared = Shared::new(16);
-    let limits = Limits {
-        nodes: Some(recipe.nodes.max(1)),
-        ..Limits::default()
-    };
+    let limits = Limits::fixed_nodes(recipe.nodes.max(1));
     let settings = Settings::default();
     let start = match G::from_fen(G::START_FEN) {
         Ok(start) => start,

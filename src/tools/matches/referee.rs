@@ -19,6 +19,9 @@ pub struct Conditions {
     pub grace: Duration,
     /// Adjudicate a draw after this many full moves (both sides), if set.
     pub max_moves: Option<u32>,
+    /// Let each engine think on the opponent's time about the reply it expects (`go ponder`,
+    /// then `ponderhit` or `stop`).
+    pub ponder: bool,
 }
 
 /// A finished game.
@@ -38,6 +41,17 @@ pub struct Played {
     pub detail: Option<String>,
     /// By colour: whether that engine must be restarted before its next game.
     pub restart: [bool; 2],
+    /// By colour: the moves it pondered on, and how many of them the opponent played.
+    pub ponder: [PonderCount; 2],
+}
+
+/// How often an engine pondered, and how often on the move the opponent then played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderCount {
+    /// Ponder searches started.
+    pub tries: u32,
+    /// Of those, the ones the opponent's move confirmed (`ponderhit`).
+    pub hits: u32,
 }
 
 impl Played {
@@ -73,9 +87,9 @@ pub fn play<G: Game>(
         termination: String::new(),
         detail: None,
         restart: [false; 2],
+        ponder: [PonderCount::default(); 2],
     };
-    let [white, black] = engines;
-    let mut engines = [white, black];
+    let mut engines = engines;
     for (i, engine) in engines.iter_mut().enumerate() {
         if engine.new_game().is_err() {
             let side = if i == 0 { Color::White } else { Color::Black };
@@ -86,48 +100,91 @@ pub fn play<G: Game>(
             return Ok(played);
         }
     }
-    let mut clocks = Clocks::new(conditions.tc);
     let base = match &start_fen {
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),
     };
+    let mut pondering = [None, None];
+    play_moves(
+        &mut state,
+        &mut engines,
+        conditions,
+        &base,
+        &mut played,
+        &mut pondering,
+    );
+    // The game is over: no engine may think on into the next one.
+    for (i, expected) in pondering.iter().enumerate() {
+        if expected.is_some() && engines[i].stop_pondering().is_err() {
+            played.restart[i] = true;
+        }
+    }
+    Ok(played)
+}
+
+/// The `position` command of the game after `moves`.
+fn position_command(base: &str, moves: &[String]) -> String {
+    if moves.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base} moves {}", moves.join(" "))
+    }
+}
+
+/// Plays the moves of the game until it ends, which `played` then says. `pondering` holds,
+/// by colour, the reply an engine is pondering on.
+fn play_moves<G: Game>(
+    state: &mut GameState<G>,
+    engines: &mut [&mut Engine; 2],
+    conditions: &Conditions,
+    base: &str,
+    played: &mut Played,
+    pondering: &mut [Option<String>; 2],
+) {
+    let mut clocks = Clocks::new(conditions.tc);
     loop {
         if let Some(result) = state.result() {
             played.winner = result.winner;
             played.termination = result.reason.to_string();
-            return Ok(played);
+            return;
         }
         if let Some(max) = conditions.max_moves {
             if played.moves.len() as u64 >= 2 * max as u64 {
                 played.termination = "adjudication".to_string();
                 played.detail = Some(format!("draw after {max} moves"));
-                return Ok(played);
+                return;
             }
         }
         let side = state.position.side_to_move();
         let i = side.index();
-        let mut command = base.clone();
-        if !played.moves.is_empty() {
-            command.push_str(" moves ");
-            command.push_str(&played.moves.join(" "));
-        }
+        let command = position_command(base, &played.moves);
         let allowed = clocks.allowed(i, conditions.grace);
-        let engine = &mut engines[i];
+        let engine = &mut *engines[i];
         let lose = |played: &mut Played, termination: &str, detail: String| {
             played.winner = Some(side.flip());
             played.termination = termination.to_string();
             played.detail = Some(detail);
         };
-        match engine.best_move(&command, &clocks.go_command(i), allowed) {
+        let reply = match pondering[i].take() {
+            Some(expected) if played.moves.last() == Some(&expected) => {
+                played.ponder[i].hits += 1;
+                engine.ponderhit(allowed)
+            }
+            Some(_) => engine
+                .stop_pondering()
+                .and_then(|()| engine.best_move(&command, &clocks.go_command(i), allowed)),
+            None => engine.best_move(&command, &clocks.go_command(i), allowed),
+        };
+        match reply {
             Err(EngineFailure::Timeout) => {
                 let name = engine.spec.name.clone();
                 played.restart[i] = !engine.recover();
                 lose(
-                    &mut played,
+                    played,
                     "time forfeit",
                     format!("{name} gave no move within {} ms", allowed.as_millis()),
                 );
-                return Ok(played);
+                return;
             }
             Err(EngineFailure::Disconnected) => {
                 let crashed = engine.has_exited(Duration::from_millis(500));
@@ -138,33 +195,46 @@ pub fn play<G: Game>(
                     ("disconnected", "closed its output")
                 };
                 let detail = format!("{} {what} while thinking", engine.spec.name);
-                lose(&mut played, termination, detail);
-                return Ok(played);
+                lose(played, termination, detail);
+                return;
             }
-            Ok((text, used)) => {
-                if used > allowed {
-                    lose(
-                        &mut played,
-                        "time forfeit",
-                        format!(
-                            "{} used {} ms of {} ms",
-                            engine.spec.name,
-                            used.as_millis(),
-                            allowed.as_millis()
-                        ),
+            Ok(reply) => {
+                if reply.used > allowed {
+                    let detail = format!(
+                        "{} used {} ms of {} ms",
+                        engine.spec.name,
+                        reply.used.as_millis(),
+                        allowed.as_millis()
                     );
-                    return Ok(played);
+                    lose(played, "time forfeit", detail);
+                    return;
                 }
-                match parse_move(&state.position, &text) {
+                match parse_move(&state.position, &reply.mv) {
                     Ok(mv) => {
-                        clocks.charge(i, used);
+                        clocks.charge(i, reply.used);
                         state.play(mv);
-                        played.moves.push(text);
+                        played.moves.push(reply.mv);
                     }
                     Err(e) => {
-                        let detail = format!("{} played '{text}': {e}", engine.spec.name);
-                        lose(&mut played, "illegal move", detail);
-                        return Ok(played);
+                        let detail = format!("{} played '{}': {e}", engine.spec.name, reply.mv);
+                        lose(played, "illegal move", detail);
+                        return;
+                    }
+                }
+                // Ponder on the expected reply while the opponent thinks, if it is legal
+                // and the game goes on.
+                let expected = reply.ponder.filter(|p| {
+                    conditions.ponder
+                        && state.result().is_none()
+                        && parse_move(&state.position, p).is_ok()
+                });
+                if let Some(expected) = expected {
+                    let mut line = played.moves.clone();
+                    line.push(expected.clone());
+                    let go = clocks.go_command(i);
+                    if engine.ponder(&position_command(base, &line), &go).is_ok() {
+                        played.ponder[i].tries += 1;
+                        pondering[i] = Some(expected);
                     }
                 }
             }
