@@ -326,60 +326,64 @@ fn the_sprt_stops_a_one_sided_match_early() {
     assert!(stdout.contains(&format!("Terminations: illegal move: {}", games.len())));
 }
 
-#[test]
-fn a_clock_time_control_is_kept() {
-    // 0.5 s + 0.05 s per move, ten moves each: thoat's time management must never lose on
-    // time (the margin is wide only to absorb a loaded test machine).
-    let dir = scratch("clock");
+/// A match of thoat against thoat with `args` on a clock: it must succeed with no game lost
+/// on time (the margin is wide only to absorb a loaded test machine). Its standard output and
+/// games.
+fn clock_match(name: &str, args: &[&str]) -> (String, Vec<PgnRecord>) {
+    let dir = scratch(name);
     let pgn = dir.join("games.pgn");
-    let out = thoat_match_a_b(&[
-        "--variant",
-        "skak",
-        "--games",
-        "2",
-        "--tc",
-        "0.5+0.05",
-        "--timemargin",
-        "500",
-        "--maxmoves",
-        "10",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut all = vec!["--timemargin", "500", "--pgn", pgn.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let out = thoat_match_a_b(&all);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{stdout}");
     assert!(!stdout.contains("time forfeit"), "{stdout}");
     let games = common::pgn_games(&std::fs::read_to_string(&pgn).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    (stdout, games)
+}
+
+#[test]
+fn a_clock_time_control_is_kept() {
+    // 0.5 s + 0.05 s per move, ten moves each: thoat's time management must never lose on
+    // time.
+    let (_, games) = clock_match(
+        "clock",
+        &[
+            "--variant",
+            "skak",
+            "--games",
+            "2",
+            "--tc",
+            "0.5+0.05",
+            "--maxmoves",
+            "10",
+        ],
+    );
     assert_eq!(games.len(), 2);
     for game in &games {
         assert_eq!(game.tag("TimeControl"), Some("0.5+0.05"));
         assert!(game.tag("SetUp").is_none());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--ponder` at sudden death: both engines think on the opponent's time (`go ponder`, then
 /// `ponderhit` or `stop`), the clocks are kept, and the summary counts the ponder searches.
 #[test]
 fn pondering_engines_keep_a_sudden_death_clock() {
-    let dir = scratch("ponder");
-    let pgn = dir.join("games.pgn");
-    let out = thoat_match_a_b(&[
-        "--games",
-        "2",
-        "--tc",
-        "1+0",
-        "--ponder",
-        "--timemargin",
-        "500",
-        "--maxmoves",
-        "15",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert!(!stdout.contains("time forfeit"), "{stdout}");
+    let (stdout, games) = clock_match(
+        "ponder",
+        &[
+            "--games",
+            "2",
+            "--tc",
+            "1+0",
+            "--ponder",
+            "--maxmoves",
+            "15",
+        ],
+    );
+    assert_eq!(games.len(), 2);
     let counts = stdout
         .lines()
         .find_map(|l| l.strip_prefix("Ponder hits: "))
@@ -394,9 +398,4 @@ fn pondering_engines_keep_a_sudden_death_clock() {
         // Fifteen moves each in two games: every engine ponders on most of its moves.
         assert!(tries >= 10 && hits <= tries, "{counts}");
     }
-    assert_eq!(
-        common::pgn_games(&std::fs::read_to_string(&pgn).unwrap()).len(),
-        2
-    );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,7 +6,7 @@
 use super::engine::{Engine, EngineFailure};
 use super::tc::{Clocks, TimeControl};
 use crate::core::game::parse_move;
-use crate::core::{Color, Game, GameState};
+use crate::core::{Color, Game, GameState, Move};
 use crate::tools::pgn::fullmove_number;
 use std::time::Duration;
 
@@ -139,9 +139,10 @@ fn play_moves<G: Game>(
     conditions: &Conditions,
     base: &str,
     played: &mut Played,
-    pondering: &mut [Option<String>; 2],
+    pondering: &mut [Option<Move>; 2],
 ) {
     let mut clocks = Clocks::new(conditions.tc);
+    let mut last_move = None;
     loop {
         if let Some(result) = state.result() {
             played.winner = result.winner;
@@ -166,7 +167,8 @@ fn play_moves<G: Game>(
             played.detail = Some(detail);
         };
         let reply = match pondering[i].take() {
-            Some(expected) if played.moves.last() == Some(&expected) => {
+            // The same move, however the two engines write it.
+            Some(expected) if last_move == Some(expected) => {
                 played.ponder[i].hits += 1;
                 engine.ponderhit(allowed)
             }
@@ -213,6 +215,7 @@ fn play_moves<G: Game>(
                     Ok(mv) => {
                         clocks.charge(i, reply.used);
                         state.play(mv);
+                        last_move = Some(mv);
                         played.moves.push(reply.mv);
                     }
                     Err(e) => {
@@ -223,14 +226,13 @@ fn play_moves<G: Game>(
                 }
                 // Ponder on the expected reply while the opponent thinks, if it is legal
                 // and the game goes on.
-                let expected = reply.ponder.filter(|p| {
-                    conditions.ponder
-                        && state.result().is_none()
-                        && parse_move(&state.position, p).is_ok()
-                });
-                if let Some(expected) = expected {
+                let expected = reply
+                    .ponder
+                    .filter(|_| conditions.ponder && state.result().is_none())
+                    .and_then(|text| Some((parse_move(&state.position, &text).ok()?, text)));
+                if let Some((expected, text)) = expected {
                     let mut line = played.moves.clone();
-                    line.push(expected.clone());
+                    line.push(text);
                     let go = clocks.go_command(i);
                     if engine.ponder(&position_command(base, &line), &go).is_ok() {
                         played.ponder[i].tries += 1;
