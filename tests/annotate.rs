@@ -13,7 +13,7 @@ use thoat::variants::Variant;
 const THOAT: &str = env!("CARGO_BIN_EXE_thoat");
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> common::Scratch {
     common::scratch("annotate", name)
 }
 

@@ -100,14 +100,13 @@ fn the_random_mode_plays_varied_legal_moves_over_uci() {
     e.quit();
 }
 
-/// A network of `G` with seeded random weights, as a file in the temp directory.
-fn network_file<G: SearchGame>(name: &str, seed: u64) -> std::path::PathBuf {
+/// The file of a network of `G` with seeded random weights.
+fn network_bytes<G: SearchGame>(seed: u64) -> Vec<u8> {
     use thoat::nnue::features::input_count;
     use thoat::nnue::train::FloatNetwork;
-    let net = FloatNetwork::new(input_count::<G>(), 8, seed).quantise(G::NAME);
-    let path = std::env::temp_dir().join(format!("thoat-{}-{name}.nnue", std::process::id()));
-    std::fs::write(&path, net.to_bytes()).unwrap();
-    path
+    FloatNetwork::new(input_count::<G>(), 8, seed)
+        .quantise(G::NAME)
+        .to_bytes()
 }
 
 /// `Evaluation nnue` searches with the network of `Settings::network`; a network of another
@@ -116,7 +115,7 @@ fn network_file<G: SearchGame>(name: &str, seed: u64) -> std::path::PathBuf {
 fn an_nnue_search_uses_the_games_network() {
     use std::sync::Arc;
     use thoat::nnue::network::Network;
-    let bytes = std::fs::read(network_file::<Skak>("search", 3)).unwrap();
+    let bytes = network_bytes::<Skak>(3);
     let network = Arc::new(Network::from_bytes::<Skak>(&bytes).unwrap());
     let fen = "rqbkbqr/ppppppp/7/7/7/PPPPPPP/RQBKBQR w - - 0 1";
     let position = Skak::from_fen(fen).unwrap();
@@ -147,7 +146,7 @@ fn an_nnue_search_uses_the_games_network() {
         best_by_network
     );
     assert_eq!(run(EvalMode::Nnue, None), run(EvalMode::Full, None));
-    let chess_bytes = std::fs::read(network_file::<Chess>("other", 3)).unwrap();
+    let chess_bytes = network_bytes::<Chess>(3);
     let chess_net = Arc::new(Network::from_bytes::<Chess>(&chess_bytes).unwrap());
     assert_eq!(
         run(EvalMode::Nnue, Some(chess_net)),
@@ -160,15 +159,18 @@ fn an_nnue_search_uses_the_games_network() {
 /// before stays.
 #[test]
 fn eval_file_errors_keep_the_network_loaded_before() {
-    let good = network_file::<Skak>("good", 5);
-    let damaged = std::env::temp_dir().join(format!("thoat-{}-damaged.nnue", std::process::id()));
+    let dir = common::scratch("eval_modes", "eval_file");
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, network_bytes::<Skak>(5)).unwrap();
+    let damaged = dir.join("damaged.nnue");
     let mut bytes = std::fs::read(&good).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(&damaged, &bytes).unwrap();
-    let not_a_net = std::env::temp_dir().join(format!("thoat-{}-text.nnue", std::process::id()));
+    let not_a_net = dir.join("text.nnue");
     std::fs::write(&not_a_net, "hello").unwrap();
-    let chess = network_file::<Chess>("chess", 5);
+    let chess = dir.join("chess.nnue");
+    std::fs::write(&chess, network_bytes::<Chess>(5)).unwrap();
     let mut engine = Engine::start();
     // The network first, the game after, as some GUIs send them.
     engine.send(&format!("setoption name EvalFile value {}", good.display()));
@@ -216,7 +218,7 @@ fn nnue_searches_of_every_game_update_their_accumulators_exactly() {
     fn run<G: SearchGame>() {
         use std::sync::Arc;
         use thoat::nnue::network::Network;
-        let bytes = std::fs::read(network_file::<G>(&format!("every-{}", G::NAME), 11)).unwrap();
+        let bytes = network_bytes::<G>(11);
         let network = Arc::new(Network::from_bytes::<G>(&bytes).unwrap());
         let settings = Settings {
             eval: EvalMode::Nnue,

@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use thoat::core::{Color, GameState};
 use thoat::tools::pgn::read::PgnRecord;
@@ -13,7 +12,7 @@ use thoat::variants::{AnyGame, Variant};
 const THOAT: &str = env!("CARGO_BIN_EXE_thoat");
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> common::Scratch {
     common::scratch("match", name)
 }
 
@@ -159,7 +158,6 @@ fn two_thoat_instances_play_a_legal_match() {
         first_points,
         "{stdout}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A fake UCI engine in `sh` that handshakes and answers `go` with `on_go`.
@@ -202,7 +200,6 @@ fn against_fake(test: &str, on_go: &str, tc: &str, extra: &[&str]) -> (String, V
         String::from_utf8_lossy(&out.stderr)
     );
     let games = common::pgn_games(&std::fs::read_to_string(&pgn).unwrap());
-    let _ = std::fs::remove_dir_all(&dir);
     (stdout, games)
 }
 
@@ -339,7 +336,6 @@ fn clock_match(name: &str, args: &[&str]) -> (String, Vec<PgnRecord>) {
     assert!(out.status.success(), "{stdout}");
     assert!(!stdout.contains("time forfeit"), "{stdout}");
     let games = common::pgn_games(&std::fs::read_to_string(&pgn).unwrap());
-    let _ = std::fs::remove_dir_all(&dir);
     (stdout, games)
 }
 

@@ -4,13 +4,31 @@
 
 pub mod engine;
 
-/// A fresh, empty scratch directory for one test of one test binary: `<tmp>/thoat-<binary>-
-/// <pid>-<name>`.
-pub fn scratch(binary: &str, name: &str) -> std::path::PathBuf {
+/// A fresh, empty scratch directory for one test of one test binary, `<tmp>/thoat-<binary>-
+/// <pid>-<name>`: removed when dropped, kept when the test fails, to be looked at.
+pub struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+/// Makes the [`Scratch`] directory of `name`.
+pub fn scratch(binary: &str, name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("thoat-{binary}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    Scratch(dir)
 }
 
 /// Runs `command` to its end and asserts that it succeeded (showing its standard error if
