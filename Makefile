@@ -90,7 +90,7 @@ net: build
 	@start=$$(date +%s); \
 	./target/release/thoat match --variant $(VARIANT) \
 		--engine cmd=./target/release/thoat name=nnue option.Evaluation=nnue option.EvalFile=nets/$(VARIANT).nnue \
-		--engine cmd=./target/release/thoat name=classical --games $(NET_CHECK_GAMES) --tc nodes=5000 \
+		--engine cmd=./target/release/thoat name=classical option.Evaluation=full --games $(NET_CHECK_GAMES) --tc nodes=5000 \
 		--maxmoves 200 --concurrency $(NET_THREADS) --openings positions/openings/$(VARIANT).epd && \
 	echo "make net: check match took $$(( $$(date +%s) - start )) s"
 

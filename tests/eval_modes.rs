@@ -10,7 +10,7 @@ use thoat::core::game::parse_move;
 use thoat::core::{Game, GameState};
 use thoat::search::{search_quietly, EvalMode, Limits, SearchGame, Settings, Shared};
 use thoat::tools::matches::openings::parse_openings;
-use thoat::variants::{Chess, Skak, Variant};
+use thoat::variants::{Chess, Jetan, Skak, Variant};
 
 fn score<G: SearchGame>(fen: &str, depth: i32, eval: EvalMode) -> i32 {
     let game = GameState::new(G::from_fen(fen).unwrap());
@@ -71,7 +71,7 @@ fn the_random_mode_plays_varied_legal_moves_over_uci() {
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok", Duration::from_secs(10));
     assert!(lines.contains(
-        &"option name Evaluation type combo default full var full var material var random var nnue"
+        &"option name Evaluation type combo default nnue var full var material var random var nnue"
             .to_string()
     ));
     e.send("setoption name Evaluation value nonsense");
@@ -110,7 +110,8 @@ fn network_bytes<G: SearchGame>(seed: u64) -> Vec<u8> {
 }
 
 /// `Evaluation nnue` searches with the network of `Settings::network`; a network of another
-/// game is ignored, and without one the full evaluation is used.
+/// game is ignored, and without one the game's built-in network is used (skak has one), or
+/// the full evaluation in a game without one.
 #[test]
 fn an_nnue_search_uses_the_games_network() {
     use std::sync::Arc;
@@ -132,26 +133,40 @@ fn an_nnue_search_uses_the_games_network() {
     // At depth 1 the score is the best child's evaluation: the network's.
     let mut moves = Vec::new();
     position.generate(&mut moves);
-    let best_by_network = moves
-        .iter()
-        .map(|&m| {
-            let mut child = position;
-            child.play(m);
-            -network.evaluate_position(&child)
-        })
-        .max()
-        .unwrap();
+    let best_by = |network: &Network| {
+        moves
+            .iter()
+            .map(|&m| {
+                let mut child = position;
+                child.play(m);
+                -network.evaluate_position(&child)
+            })
+            .max()
+            .unwrap()
+    };
     assert_eq!(
         run(EvalMode::Nnue, Some(Arc::clone(&network))),
-        best_by_network
+        best_by(&network)
     );
-    assert_eq!(run(EvalMode::Nnue, None), run(EvalMode::Full, None));
+    let built_in = thoat::nnue::embedded::network::<Skak>().expect("skak has a network");
+    assert_eq!(run(EvalMode::Nnue, None), best_by(built_in));
+    assert_ne!(run(EvalMode::Nnue, None), run(EvalMode::Full, None));
     let chess_bytes = network_bytes::<Chess>(3);
     let chess_net = Arc::new(Network::from_bytes::<Chess>(&chess_bytes).unwrap());
     assert_eq!(
         run(EvalMode::Nnue, Some(chess_net)),
-        run(EvalMode::Full, None)
+        run(EvalMode::Nnue, None)
     );
+    // Jetan has no network: `nnue` is its full evaluation.
+    let jetan = GameState::new(Jetan::from_fen(Jetan::START_FEN).unwrap());
+    let jetan_run = |eval| {
+        let settings = Settings {
+            eval,
+            ..Settings::default()
+        };
+        search_quietly(&jetan, &limits, &settings, &Shared::new(1)).score
+    };
+    assert_eq!(jetan_run(EvalMode::Nnue), jetan_run(EvalMode::Full));
 }
 
 /// `EvalFile` loads a network for the game its file names, whether it comes before or after

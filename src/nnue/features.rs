@@ -89,16 +89,78 @@ pub fn input_index<G: NnueGame>(piece: BoardPiece, view: Color) -> usize {
     }
 }
 
-/// The active inputs of `position` from each side's view (`[white, black]`), sorted.
-pub fn active_inputs<G: NnueGame>(position: &G, out: &mut [Vec<u16>; 2]) {
-    out[0].clear();
-    out[1].clear();
+/// Words of an [`InputSet`]: room for jetan's 1600 inputs, the most of any game.
+pub const INPUT_SET_WORDS: usize = 25;
+
+/// The active inputs of one view as a bit set (bit `i % 64` of word `i / 64` for input `i`).
+/// Two sets compared word by word say what a move changed, with no sorting and no rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputSet {
+    words: [u64; INPUT_SET_WORDS],
+}
+
+impl InputSet {
+    /// No input active.
+    pub const EMPTY: InputSet = InputSet {
+        words: [0; INPUT_SET_WORDS],
+    };
+
+    /// Marks input `i` active.
+    #[inline]
+    pub fn insert(&mut self, i: usize) {
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    /// The words that hold inputs below `inputs`.
+    #[inline]
+    pub fn words(&self, inputs: usize) -> &[u64] {
+        &self.words[..inputs.div_ceil(64)]
+    }
+
+    /// How many of the inputs below `inputs` are in one set and not the other: the columns
+    /// an accumulator update from one to the other adds or takes away.
+    #[inline]
+    pub fn distance(&self, other: &InputSet, inputs: usize) -> u32 {
+        self.words(inputs)
+            .iter()
+            .zip(other.words(inputs))
+            .map(|(a, b)| (a ^ b).count_ones())
+            .sum()
+    }
+
+    /// The active inputs, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    i
+                })
+            })
+        })
+    }
+}
+
+/// The active inputs of `position` from each side's view (`[white, black]`).
+#[inline]
+pub fn active_input_sets<G: NnueGame>(position: &G) -> [InputSet; 2] {
+    const { assert!(input_count::<G>() <= 64 * INPUT_SET_WORDS) };
+    let mut sets = [InputSet::EMPTY; 2];
     position.for_each_piece(|piece| {
-        out[0].push(input_index::<G>(piece, Color::White) as u16);
-        out[1].push(input_index::<G>(piece, Color::Black) as u16);
+        sets[0].insert(input_index::<G>(piece, Color::White));
+        sets[1].insert(input_index::<G>(piece, Color::Black));
     });
-    out[0].sort_unstable();
-    out[1].sort_unstable();
+    sets
+}
+
+/// The active inputs of `position` from each side's view (`[white, black]`), ascending.
+pub fn active_inputs<G: NnueGame>(position: &G, out: &mut [Vec<u16>; 2]) {
+    for (list, set) in out.iter_mut().zip(active_input_sets(position)) {
+        list.clear();
+        list.extend(set.iter().map(|i| i as u16));
+    }
 }
 
 #[cfg(test)]
@@ -156,6 +218,28 @@ mod tests {
             .chars()
             .filter(|c| c.is_ascii_alphabetic() || *c == '*')
             .count()
+    }
+
+    /// The sets differ by exactly the inputs a move changes: two for a quiet move, three for
+    /// a capture, four for castling (from each side's view), and list their inputs ascending.
+    #[test]
+    fn input_sets_differ_by_the_inputs_a_move_changes() {
+        use crate::core::game::parse_move;
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let position = Chess::from_fen(fen).unwrap();
+        let before = active_input_sets(&position);
+        for (text, changed) in [("a2a3", 2), ("e5f7", 3), ("e1g1", 4)] {
+            let mut child = position.clone();
+            child.play(parse_move(&position, text).unwrap());
+            let after = active_input_sets(&child);
+            for view in 0..2 {
+                assert_eq!(before[view].distance(&after[view], 768), changed, "{text}");
+            }
+        }
+        let listed: Vec<usize> = before[0].iter().collect();
+        assert_eq!(listed.len(), 32);
+        assert!(listed.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(before[0].distance(&InputSet::EMPTY, 768), 32);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! (`hidden` i16), the output weights (`2 x hidden` i16, the side to move's first) and the
 //! output bias (i32).
 
-use super::features::{active_inputs, input_count, NnueGame};
+use super::features::{input_count, input_index, InputSet, NnueGame};
 use crate::core::Color;
 
 /// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
@@ -202,20 +202,24 @@ impl Network {
 
     /// The accumulator of `position`, computed from all its pieces.
     pub fn refresh<G: NnueGame>(&self, position: &G) -> Accumulator {
-        let mut inputs = [Vec::new(), Vec::new()];
-        active_inputs(position, &mut inputs);
         let mut acc = Accumulator {
-            values: [
-                self.layers.hidden_bias.clone(),
-                self.layers.hidden_bias.clone(),
-            ],
+            values: [vec![0; self.layers.hidden], vec![0; self.layers.hidden]],
         };
-        for (values, view) in acc.values.iter_mut().zip(&inputs) {
-            for &i in view {
-                self.add(values, i as usize);
-            }
-        }
+        self.refresh_into(position, &mut acc);
         acc
+    }
+
+    /// Computes the accumulator of `position` from all its pieces into `acc` (of this
+    /// network's size), with no allocation.
+    pub fn refresh_into<G: NnueGame>(&self, position: &G, acc: &mut Accumulator) {
+        for values in &mut acc.values {
+            values.copy_from_slice(&self.layers.hidden_bias);
+        }
+        position.for_each_piece(|piece| {
+            let [white, black] = &mut acc.values;
+            self.add(white, input_index::<G>(piece, Color::White));
+            self.add(black, input_index::<G>(piece, Color::Black));
+        });
     }
 
     /// Adds input `i`'s weights to one view's values.
@@ -234,31 +238,21 @@ impl Network {
         }
     }
 
-    /// Turns one view's values for the inputs `from` into those for the inputs `to` (both
-    /// sorted): the weights of the inputs only in `from` are taken away, those only in `to`
-    /// added. From a parent to a child this is the two to four inputs a move changes, with no
-    /// rule of the game needed: the sets say what changed.
-    pub fn update(&self, values: &mut [i16], from: &[u16], to: &[u16]) {
-        let (mut i, mut j) = (0, 0);
-        loop {
-            match (from.get(i), to.get(j)) {
-                (Some(a), Some(b)) if a == b => {
-                    i += 1;
-                    j += 1;
-                }
-                (Some(&a), Some(&b)) if a < b => {
-                    self.sub(values, a as usize);
-                    i += 1;
-                }
-                (Some(&a), None) => {
-                    self.sub(values, a as usize);
-                    i += 1;
-                }
-                (_, Some(&b)) => {
-                    self.add(values, b as usize);
-                    j += 1;
-                }
-                (None, None) => break,
+    /// Turns one view's values for the inputs `from` into those for the inputs `to`: the
+    /// weights of the inputs only in `from` are taken away, those only in `to` added. From a
+    /// parent to a child this is the two to four inputs a move changes, with no rule of the
+    /// game needed: the sets say what changed.
+    pub fn update(&self, values: &mut [i16], from: &InputSet, to: &InputSet) {
+        let inputs = self.layers.inputs;
+        for (w, (&old, &new)) in from.words(inputs).iter().zip(to.words(inputs)).enumerate() {
+            let (mut gone, mut came) = (old & !new, new & !old);
+            while gone != 0 {
+                self.sub(values, w * 64 + gone.trailing_zeros() as usize);
+                gone &= gone - 1;
+            }
+            while came != 0 {
+                self.add(values, w * 64 + came.trailing_zeros() as usize);
+                came &= came - 1;
             }
         }
     }
@@ -288,6 +282,7 @@ impl Network {
 mod tests {
     use super::*;
     use crate::core::Game;
+    use crate::nnue::features::{active_input_sets, active_inputs};
     use crate::variants::Skak;
 
     /// A small network with weights from a fixed formula.
@@ -328,12 +323,11 @@ mod tests {
         };
         let mut rng = Rng::new(seed, 1);
         for _ in 0..10 {
-            let mut history: Vec<(G, Accumulator, [Vec<u16>; 2])> = Vec::new();
+            let mut history: Vec<(G, Accumulator, [InputSet; 2])> = Vec::new();
             let mut position = G::from_fen(G::START_FEN).unwrap();
             let mut moves = Vec::new();
             for _ in 0..80 {
-                let mut sets = [Vec::new(), Vec::new()];
-                active_inputs(&position, &mut sets);
+                let sets = active_input_sets(&position);
                 let fresh = net.refresh(&position);
                 for back in [1, 3] {
                     if let Some((_, acc, from)) =

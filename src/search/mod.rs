@@ -258,14 +258,15 @@ impl Shared {
 /// Which evaluation the search uses (the UCI option `Evaluation`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalMode {
-    /// The game's full evaluation ([`SearchGame::evaluate`]).
-    #[default]
+    /// The game's full (classical) evaluation ([`SearchGame::evaluate`]).
     Full,
     /// Material only ([`SearchGame::material`]): the baseline for measuring the full one.
     Material,
     /// No search at all: a uniformly random legal move (a baseline opponent for matches).
     Random,
-    /// The game's network ([`Settings::network`]); the full evaluation where there is none.
+    /// The game's network: [`Settings::network`], else the one built into the binary
+    /// (`nets/`); the full evaluation for a game that has neither.
+    #[default]
     Nnue,
 }
 
@@ -294,7 +295,7 @@ impl EvalMode {
 pub const DEFAULT_CONTEMPT: i32 = 25;
 
 /// Settings of one search that are not limits. The default is one thread, one line, the
-/// full evaluation and no contempt.
+/// network (the full evaluation for a game without one) and no contempt.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// Worker threads (Lazy SMP).
@@ -315,7 +316,7 @@ impl Default for Settings {
         Settings {
             threads: 1,
             multipv: 1,
-            eval: EvalMode::Full,
+            eval: EvalMode::Nnue,
             network: None,
             contempt: 0,
         }
@@ -507,7 +508,7 @@ mod tests {
     fn the_default_settings_search_one_line_on_one_thread() {
         let settings = Settings::default();
         assert_eq!((settings.threads, settings.multipv), (1, 1));
-        assert_eq!((settings.eval, settings.contempt), (EvalMode::Full, 0));
+        assert_eq!((settings.eval, settings.contempt), (EvalMode::Nnue, 0));
     }
 
     /// Forgetting is dropping: nothing is kept to be zeroed later, and a lower `Threads`

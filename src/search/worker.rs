@@ -34,21 +34,18 @@ const NO_STATIC_EVAL: i32 = -INFINITE;
 /// The search stack: what a node leaves for its descendants.
 /// The network's accumulator of the last position evaluated at one ply.
 struct CachedAccumulator {
-    /// The position's hash.
-    hash: u64,
     /// Whether the entry holds anything yet.
     valid: bool,
     /// Its active inputs from each side's view.
-    inputs: [Vec<u16>; 2],
+    inputs: [crate::nnue::features::InputSet; 2],
     accumulator: crate::nnue::network::Accumulator,
 }
 
 impl CachedAccumulator {
     fn new(hidden: usize) -> Self {
         CachedAccumulator {
-            hash: 0,
             valid: false,
-            inputs: [Vec::with_capacity(64), Vec::with_capacity(64)],
+            inputs: [crate::nnue::features::InputSet::EMPTY; 2],
             accumulator: crate::nnue::network::Accumulator {
                 values: [vec![0; hidden], vec![0; hidden]],
             },
@@ -102,8 +99,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     root: &'a GameState<G>,
     limits: &'a Limits,
     settings: &'a Settings,
-    /// The settings' network when it is one of this game's (checked once here, so that its
-    /// inputs fit the game's).
+    /// With `Evaluation nnue`: the settings' network when it is one of this game's (checked
+    /// once here, so that its inputs fit the game's), else the game's built-in one.
     network: Option<&'a crate::nnue::network::Network>,
     /// Per ply: the accumulator of the last position evaluated there with the network.
     accumulators: Vec<CachedAccumulator>,
@@ -152,9 +149,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut path = root.history.clone();
         path.push(root.position.hash());
         let plies = MAX_PLY + 2;
-        let network = settings.network.as_deref().filter(|n| {
-            n.game == G::NAME && n.layers.inputs == crate::nnue::features::input_count::<G>()
-        });
+        let network = match settings.eval {
+            EvalMode::Nnue => settings
+                .network
+                .as_deref()
+                .filter(|n| {
+                    n.game == G::NAME
+                        && n.layers.inputs == crate::nnue::features::input_count::<G>()
+                })
+                .or_else(|| crate::nnue::embedded::network::<G>()),
+            _ => None,
+        };
         let accumulators = match network {
             Some(n) => (0..plies + 2)
                 .map(|_| CachedAccumulator::new(n.layers.hidden))
@@ -223,55 +228,84 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// The network's evaluation of `pos` at `ply`. Its accumulator is updated from that of
-    /// the nearest of the last few ancestors evaluated with the network (the input sets say
-    /// what changed), or computed afresh; either way it is kept for the descendants.
+    /// The network's evaluation of `pos` at `ply`. Its accumulator is updated from the
+    /// nearest accumulator kept at the plies around (the parent's, an older ancestor's, or
+    /// that of a sibling or cousin evaluated last at this ply or below), by the inputs that
+    /// differ, or computed afresh when more differ than the position has pieces; either way
+    /// it is kept for the next positions.
     fn evaluate_network(
         &mut self,
         network: &crate::nnue::network::Network,
         pos: &G,
         ply: usize,
     ) -> i32 {
-        /// Ancestors looked at: further back, more inputs change than a refresh costs.
-        const LOOK_BACK: usize = 4;
+        /// Plies either side whose accumulators are looked at. The nearest positions in the
+        /// tree sit there; a miss costs one refresh.
+        const NEAR_PLIES: usize = 6;
+        /// A move changes at most this many inputs of the two views (castling changes four
+        /// of each, and the duck's move two more): a parent that close is taken without
+        /// looking further.
+        const ONE_MOVE: u32 = 2 * 6;
         if ply >= self.accumulators.len() {
             return network.evaluate_position(pos);
         }
-        let mut inputs = std::mem::take(&mut self.accumulators[ply].inputs);
-        crate::nnue::features::active_inputs(pos, &mut inputs);
-        let hash = pos.hash();
-        let last = self.path.len().wrapping_sub(1);
-        // The path holds the hash of every position from the game's start to this one, so
-        // the ancestor `back` plies up is `path[last - back]`; an entry with that hash at
-        // that ply is the ancestor's accumulator.
-        let ancestor = (1..=LOOK_BACK.min(ply)).find(|&back| {
-            let entry = &self.accumulators[ply - back];
-            entry.valid
-                && last.checked_sub(back).and_then(|i| self.path.get(i)) == Some(&entry.hash)
+        let inputs = crate::nnue::features::active_input_sets(pos);
+        let n = network.layers.inputs;
+        let distance = |entry: &CachedAccumulator| {
+            entry.valid.then(|| {
+                entry.inputs[0].distance(&inputs[0], n) + entry.inputs[1].distance(&inputs[1], n)
+            })
+        };
+        let parent = ply
+            .checked_sub(1)
+            .and_then(|p| distance(&self.accumulators[p]).map(|d| (p, d)))
+            .filter(|&(_, d)| d <= ONE_MOVE);
+        let nearest = parent.or_else(|| {
+            let near =
+                ply.saturating_sub(NEAR_PLIES)..(ply + NEAR_PLIES + 1).min(self.accumulators.len());
+            near.filter_map(|i| distance(&self.accumulators[i]).map(|d| (i, d)))
+                .min_by_key(|&(_, d)| d)
         });
-        let (done, rest) = self.accumulators.split_at_mut(ply);
-        let slot = &mut rest[0];
-        match ancestor {
-            Some(back) => {
-                let from = &done[ply - back];
+        // A refresh adds one column per piece and view.
+        let refresh_cost = inputs[0].distance(&crate::nnue::features::InputSet::EMPTY, n) * 2;
+        match nearest.filter(|&(_, d)| d < refresh_cost) {
+            Some((from, _)) if from == ply => {
+                let slot = &mut self.accumulators[ply];
+                for (values, (old, new)) in slot
+                    .accumulator
+                    .values
+                    .iter_mut()
+                    .zip(slot.inputs.iter().zip(&inputs))
+                {
+                    network.update(values, old, new);
+                }
+            }
+            Some((from, _)) => {
+                let (source, slot) = if from < ply {
+                    let (low, high) = self.accumulators.split_at_mut(ply);
+                    (&low[from], &mut high[0])
+                } else {
+                    let (low, high) = self.accumulators.split_at_mut(from);
+                    (&high[0], &mut low[ply])
+                };
                 let views = slot
                     .accumulator
                     .values
                     .iter_mut()
-                    .zip(&from.accumulator.values);
-                for ((values, old), (from_set, to_set)) in
-                    views.zip(from.inputs.iter().zip(&inputs))
+                    .zip(&source.accumulator.values);
+                for ((values, old), (old_set, new_set)) in
+                    views.zip(source.inputs.iter().zip(&inputs))
                 {
                     values.copy_from_slice(old);
-                    network.update(values, from_set, to_set);
+                    network.update(values, old_set, new_set);
                 }
             }
-            None => slot.accumulator = network.refresh(pos),
+            None => network.refresh_into(pos, &mut self.accumulators[ply].accumulator),
         }
+        let slot = &mut self.accumulators[ply];
         // Tests run with debug assertions: every search of theirs checks the updates.
         debug_assert_eq!(slot.accumulator, network.refresh(pos), "{}", pos.fen());
         slot.inputs = inputs;
-        slot.hash = hash;
         slot.valid = true;
         network.evaluate(&slot.accumulator, pos.side_to_move())
     }

@@ -46,8 +46,11 @@ pub struct Options {
     pub move_overhead: u64,
     /// Whether the GUI may ask for pondering.
     pub ponder: bool,
-    /// The evaluation: full, material only, or random moves (for measuring strength).
+    /// The evaluation: the network (the full evaluation where the game has none), full,
+    /// material only, or random moves (for measuring strength).
     pub eval: EvalMode,
+    /// Whether `Evaluation` was set: a game without a network is then worth a warning.
+    pub eval_chosen: bool,
     /// Centipawns below an even position that a draw is worth to the engine.
     pub contempt: i32,
     /// Networks loaded with `EvalFile`, one per game at most.
@@ -62,7 +65,8 @@ impl Default for Options {
             multipv: 1,
             move_overhead: 30,
             ponder: false,
-            eval: EvalMode::Full,
+            eval: EvalMode::Nnue,
+            eval_chosen: false,
             contempt: DEFAULT_CONTEMPT,
             networks: Vec::new(),
         }
@@ -206,7 +210,7 @@ impl Uci {
              option name Move Overhead type spin default 30 min 0 max 5000\n\
              option name Clear Hash type button\n\
              option name Ponder type check default false\n\
-             option name Evaluation type combo default full var full var material var random var nnue\n\
+             option name Evaluation type combo default nnue var full var material var random var nnue\n\
              option name EvalFile type string default <none>\n\
              option name Contempt type spin default {DEFAULT_CONTEMPT} min -1000 max 1000\nuciok",
             env!("CARGO_PKG_VERSION"),
@@ -273,7 +277,10 @@ impl Uci {
                 }
             }
             "multipv" => self.options.multipv = number(1, 256)? as usize,
-            "evaluation" => self.options.eval = EvalMode::from_name(&value)?,
+            "evaluation" => {
+                self.options.eval = EvalMode::from_name(&value)?;
+                self.options.eval_chosen = true;
+            }
             "evalfile" => {
                 // The file names its game, so it may come before or after UCI_Variant (GUIs
                 // send options in their own order): it is kept for that game.
@@ -321,8 +328,9 @@ impl Uci {
         Ok(())
     }
 
-    /// The current game's network (`EvalFile`); with `Evaluation nnue` and none, a warning:
-    /// the search uses the full evaluation.
+    /// The current game's network from `EvalFile` (without one the search takes the built-in
+    /// network). With `Evaluation nnue` set and neither, a warning: the search uses the full
+    /// evaluation.
     fn network(&self) -> Option<Arc<Network>> {
         let network = self
             .options
@@ -330,7 +338,11 @@ impl Uci {
             .iter()
             .find(|(v, _)| *v == self.variant)
             .map(|(_, n)| Arc::clone(n));
-        if network.is_none() && self.options.eval == EvalMode::Nnue {
+        if network.is_none()
+            && self.options.eval == EvalMode::Nnue
+            && self.options.eval_chosen
+            && crate::nnue::embedded::file_of(self.variant.name()).is_none()
+        {
             send(
                 &self.out,
                 &format!(

@@ -6,7 +6,7 @@
 
 use crate::core::rng::Rng;
 use crate::core::{Game, GameState};
-use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
+use crate::search::{search_quietly, EvalMode, Limits, SearchGame, Settings, Shared};
 use crate::variants::Variant;
 use std::collections::HashSet;
 
@@ -96,7 +96,12 @@ pub fn generate<G: SearchGame>(recipe: &Recipe) -> Vec<(String, i32)> {
     let mut book = Vec::new();
     let shared = Shared::new(16);
     let limits = Limits::fixed_nodes(recipe.nodes.max(1));
-    let settings = Settings::default();
+    // The classical evaluation, so that the books in `positions/openings/` stay what their
+    // seed made, whatever network a game ships.
+    let settings = Settings {
+        eval: EvalMode::Full,
+        ..Settings::default()
+    };
     let start = match G::from_fen(G::START_FEN) {
         Ok(start) => start,
         Err(_) => return book,
