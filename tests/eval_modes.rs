@@ -225,6 +225,41 @@ fn eval_file_errors_keep_the_network_loaded_before() {
     engine.quit();
 }
 
+/// By default skak searches with its built-in network (another score than `Evaluation
+/// full`), and a game without a network searches with its full evaluation without a warning.
+#[test]
+fn the_default_is_the_built_in_network_and_silent_without_one() {
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value skak");
+    engine.send("position startpos");
+    let score = |lines: &[String]| {
+        lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth 4 "))
+            .and_then(|l| l.split(" score cp ").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string)
+            .expect("a depth-4 score")
+    };
+    let (_, lines) = engine.go("go depth 4");
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    let by_network = score(&lines);
+    engine.send("setoption name Evaluation value full");
+    // A new game: the table's entries hold the network's evaluations.
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    let (_, lines) = engine.go("go depth 4");
+    assert_ne!(score(&lines), by_network, "{lines:?}");
+    let mut fresh = Engine::start();
+    fresh.send("setoption name UCI_Variant value jetan");
+    fresh.send("position startpos");
+    let (bestmove, lines) = fresh.go("go depth 2");
+    assert!(bestmove != "(none)");
+    assert!(lines.iter().all(|l| !l.contains("no network")), "{lines:?}");
+    engine.quit();
+    fresh.quit();
+}
+
 /// Searches with a network in every game: the accumulators the search updates from its
 /// ancestors' are checked against fresh ones at every evaluation (a debug assertion, on in
 /// tests), and the search finds a legal move.

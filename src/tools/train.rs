@@ -39,7 +39,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
     /// Weight of the search's score in the target; the rest is the game's result.
-    #[arg(long, default_value_t = 0.75)]
+    #[arg(long, default_value_t = Config::default().lambda)]
     pub lambda: f32,
     /// Share of the positions kept apart for validation.
     #[arg(long, default_value_t = 0.05)]
