@@ -31,8 +31,8 @@ const DEFER_DEPTH: i32 = 3;
 /// The static evaluation of a node in check (none).
 const NO_STATIC_EVAL: i32 = -INFINITE;
 
-/// The search stack: what a node leaves for its descendants.
-/// The network's accumulator of the last position evaluated at one ply.
+/// The network's accumulator of the last position evaluated at one ply: a start for the
+/// next positions' updates.
 struct CachedAccumulator {
     /// Whether the entry holds anything yet.
     valid: bool,
@@ -53,6 +53,7 @@ impl CachedAccumulator {
     }
 }
 
+/// The search stack: what a node leaves for its descendants.
 #[derive(Clone, Copy)]
 struct Frame {
     /// The static evaluation (`NO_STATIC_EVAL` in check).
