@@ -36,6 +36,19 @@ pub trait NnueGame: Game {
 
     /// Calls `f` once for every piece on the board, neutral ones included.
     fn for_each_piece(&self, f: impl FnMut(BoardPiece));
+
+    /// The active inputs of each view (`[white, black]`), from [`NnueGame::for_each_piece`].
+    /// A game on an 8x8 board held in `u64` sets overrides this with
+    /// [`input_sets_of_boards`], which is the same sets without visiting a piece.
+    #[inline]
+    fn input_sets(&self) -> [InputSet; 2] {
+        let mut sets = [InputSet::EMPTY; 2];
+        self.for_each_piece(|piece| {
+            sets[0].insert(input_index::<Self>(piece, Color::White));
+            sets[1].insert(input_index::<Self>(piece, Color::Black));
+        });
+        sets
+    }
 }
 
 /// Calls `f` for every piece of a board held as one set per kind (both colours) and one per
@@ -59,6 +72,43 @@ pub fn for_each_piece_in_sets<B: Bits>(
             }
         }
     }
+}
+
+/// The input sets of a game `G` on an 8x8 board held as one `u64` per kind (both colours),
+/// one per colour and the neutral piece's (0 if none), squares `rank * 8 + file`. With 64
+/// squares, each (owner, kind) of the numbering is one word of the set and the word is the
+/// board itself: White's view is the boards as they are, Black's the boards mirrored top to
+/// bottom (`swap_bytes`) or turned half round (`reverse_bits`). The evaluation asks for
+/// these sets at every node; this way they cost a few dozen instructions.
+#[inline]
+pub fn input_sets_of_boards<G: NnueGame>(
+    kinds: &[u64],
+    colors: &[u64; 2],
+    neutral: u64,
+) -> [InputSet; 2] {
+    const { assert!(G::WIDTH == 8 && G::HEIGHT == 8) };
+    debug_assert_eq!(kinds.len(), G::NNUE_KINDS);
+    let black_view = |board: u64| {
+        if G::NNUE_HALF_TURN {
+            board.reverse_bits()
+        } else {
+            board.swap_bytes()
+        }
+    };
+    let n = G::NNUE_KINDS;
+    let mut sets = [InputSet::EMPTY; 2];
+    for (kind, &board) in kinds.iter().enumerate() {
+        let [white, black] = [board & colors[0], board & colors[1]];
+        sets[0].words[kind] = white;
+        sets[0].words[n + kind] = black;
+        sets[1].words[kind] = black_view(black);
+        sets[1].words[n + kind] = black_view(white);
+    }
+    if G::NNUE_NEUTRAL {
+        sets[0].words[2 * n] = neutral;
+        sets[1].words[2 * n] = black_view(neutral);
+    }
+    sets
 }
 
 /// The number of inputs of game `G`'s networks.
@@ -147,12 +197,7 @@ impl InputSet {
 #[inline]
 pub fn active_input_sets<G: NnueGame>(position: &G) -> [InputSet; 2] {
     const { assert!(input_count::<G>() <= 64 * INPUT_SET_WORDS) };
-    let mut sets = [InputSet::EMPTY; 2];
-    position.for_each_piece(|piece| {
-        sets[0].insert(input_index::<G>(piece, Color::White));
-        sets[1].insert(input_index::<G>(piece, Color::Black));
-    });
-    sets
+    position.input_sets()
 }
 
 /// The active inputs of `position` from each side's view (`[white, black]`), ascending.
@@ -240,6 +285,36 @@ mod tests {
         assert_eq!(listed.len(), 32);
         assert!(listed.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(before[0].distance(&InputSet::EMPTY, 768), 32);
+    }
+
+    /// The sets of an 8x8 game's boards are those its pieces give, one by one, along
+    /// random games.
+    fn board_sets_equal_piece_sets<G: NnueGame>(seed: u64) {
+        let mut rng = crate::core::rng::Rng::new(seed, 1);
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut position = G::from_fen(G::START_FEN).unwrap();
+            for _ in 0..120 {
+                let mut by_piece = [InputSet::EMPTY; 2];
+                position.for_each_piece(|piece| {
+                    by_piece[0].insert(input_index::<G>(piece, Color::White));
+                    by_piece[1].insert(input_index::<G>(piece, Color::Black));
+                });
+                assert_eq!(position.input_sets(), by_piece, "{}", position.fen());
+                position.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_sets_of_boards_are_the_sets_of_their_pieces() {
+        board_sets_equal_piece_sets::<Chess>(1);
+        board_sets_equal_piece_sets::<Duck>(2);
+        board_sets_equal_piece_sets::<Chaturanga>(3);
     }
 
     #[test]

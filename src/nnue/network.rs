@@ -12,7 +12,7 @@
 //! (`hidden` i16), the output weights (`2 x hidden` i16, the side to move's first) and the
 //! output bias (i32).
 
-use super::features::{input_count, input_index, InputSet, NnueGame};
+use super::features::{input_count, InputSet, NnueGame};
 use crate::core::Color;
 
 /// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
@@ -212,14 +212,12 @@ impl Network {
     /// Computes the accumulator of `position` from all its pieces into `acc` (of this
     /// network's size), with no allocation.
     pub fn refresh_into<G: NnueGame>(&self, position: &G, acc: &mut Accumulator) {
-        for values in &mut acc.values {
+        for (values, set) in acc.values.iter_mut().zip(position.input_sets()) {
             values.copy_from_slice(&self.layers.hidden_bias);
+            for i in set.iter() {
+                self.add(values, i);
+            }
         }
-        position.for_each_piece(|piece| {
-            let [white, black] = &mut acc.values;
-            self.add(white, input_index::<G>(piece, Color::White));
-            self.add(black, input_index::<G>(piece, Color::Black));
-        });
     }
 
     /// Adds input `i`'s weights to one view's values.
@@ -243,16 +241,88 @@ impl Network {
     /// parent to a child this is the two to four inputs a move changes, with no rule of the
     /// game needed: the sets say what changed.
     pub fn update(&self, values: &mut [i16], from: &InputSet, to: &InputSet) {
+        self.changed_columns(from, to, |_, added, removed| {
+            self.apply(values, None, added, removed)
+        });
+    }
+
+    /// Writes into `values` the view `base` (the values for the inputs `from`) turned into
+    /// the values for the inputs `to`, in one pass: the copy of the parent's accumulator and
+    /// the move's columns together.
+    pub fn update_from(&self, values: &mut [i16], base: &[i16], from: &InputSet, to: &InputSet) {
+        self.changed_columns(from, to, |first, added, removed| {
+            self.apply(values, first.then_some(base), added, removed)
+        });
+    }
+
+    /// Calls `f(first, added, removed)` with the inputs only in `to` and those only in
+    /// `from`, a few at a time (`first` for the first call, also when none changed).
+    fn changed_columns(
+        &self,
+        from: &InputSet,
+        to: &InputSet,
+        mut f: impl FnMut(bool, &[usize], &[usize]),
+    ) {
+        /// Columns per pass: a move changes at most six (castling with a duck move).
+        const BATCH: usize = 8;
+        let (mut added, mut removed) = ([0; BATCH], [0; BATCH]);
+        let (mut n_added, mut n_removed, mut first) = (0, 0, true);
         let inputs = self.layers.inputs;
         for (w, (&old, &new)) in from.words(inputs).iter().zip(to.words(inputs)).enumerate() {
             let (mut gone, mut came) = (old & !new, new & !old);
-            while gone != 0 {
-                self.sub(values, w * 64 + gone.trailing_zeros() as usize);
-                gone &= gone - 1;
+            while gone | came != 0 {
+                if gone != 0 {
+                    removed[n_removed] = w * 64 + gone.trailing_zeros() as usize;
+                    n_removed += 1;
+                    gone &= gone - 1;
+                }
+                if came != 0 {
+                    added[n_added] = w * 64 + came.trailing_zeros() as usize;
+                    n_added += 1;
+                    came &= came - 1;
+                }
+                if n_added == BATCH || n_removed == BATCH {
+                    f(first, &added[..n_added], &removed[..n_removed]);
+                    (n_added, n_removed, first) = (0, 0, false);
+                }
             }
-            while came != 0 {
-                self.add(values, w * 64 + came.trailing_zeros() as usize);
-                came &= came - 1;
+        }
+        if first || n_added + n_removed > 0 {
+            f(first, &added[..n_added], &removed[..n_removed]);
+        }
+    }
+
+    /// `values = base + the added columns - the removed ones` (`base` is `values` itself when
+    /// `None`). A quiet move (one column in, one out) and a capture (one in, two out) take
+    /// one pass over the units, which the compiler vectorises; anything else a pass per
+    /// column.
+    #[inline]
+    fn apply(&self, values: &mut [i16], base: Option<&[i16]>, added: &[usize], removed: &[usize]) {
+        let column = |i: usize| self.layers.column(i);
+        match (added, removed, base) {
+            (&[a], &[r], Some(base)) => {
+                for (((v, &b), &a), &r) in values.iter_mut().zip(base).zip(column(a)).zip(column(r))
+                {
+                    *v = b.wrapping_add(a).wrapping_sub(r);
+                }
+            }
+            (&[a], &[r], None) => {
+                for ((v, &a), &r) in values.iter_mut().zip(column(a)).zip(column(r)) {
+                    *v = v.wrapping_add(a).wrapping_sub(r);
+                }
+            }
+            (&[a], &[r, s], Some(base)) => {
+                let columns = column(a).iter().zip(column(r)).zip(column(s));
+                for ((v, &b), ((&a, &r), &s)) in values.iter_mut().zip(base).zip(columns) {
+                    *v = b.wrapping_add(a).wrapping_sub(r).wrapping_sub(s);
+                }
+            }
+            _ => {
+                if let Some(base) = base {
+                    values.copy_from_slice(base);
+                }
+                added.iter().for_each(|&i| self.add(values, i));
+                removed.iter().for_each(|&i| self.sub(values, i));
             }
         }
     }
@@ -304,7 +374,8 @@ mod tests {
     }
 
     /// Along random games of every game, an accumulator updated from the position one and
-    /// three plies before equals the one computed from scratch.
+    /// three plies before, in place or written from the old one, equals the one computed
+    /// from scratch.
     fn updates_equal_refreshes<G: NnueGame>(seed: u64) {
         use crate::core::rng::Rng;
         let inputs = input_count::<G>();
@@ -334,10 +405,19 @@ mod tests {
                         history.len().checked_sub(back).map(|k| &history[k])
                     {
                         let mut updated = acc.clone();
+                        let mut written = net.refresh(&G::from_fen(G::START_FEN).unwrap());
                         for view in 0..2 {
                             net.update(&mut updated.values[view], &from[view], &sets[view]);
+                            let base = &acc.values[view];
+                            net.update_from(
+                                &mut written.values[view],
+                                base,
+                                &from[view],
+                                &sets[view],
+                            );
                         }
                         assert_eq!(updated, fresh, "{}: {}", G::NAME, position.fen());
+                        assert_eq!(written, fresh, "{}: {}", G::NAME, position.fen());
                     }
                 }
                 history.push((position.clone(), fresh, sets));

@@ -297,8 +297,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 for ((values, old), (old_set, new_set)) in
                     views.zip(source.inputs.iter().zip(&inputs))
                 {
-                    values.copy_from_slice(old);
-                    network.update(values, old_set, new_set);
+                    network.update_from(values, old, old_set, new_set);
                 }
             }
             None => network.refresh_into(pos, &mut self.accumulators[ply].accumulator),

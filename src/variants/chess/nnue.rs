@@ -2,12 +2,18 @@
 //! [`crate::nnue::features`]).
 
 use super::Chess;
-use crate::nnue::features::{for_each_piece_in_sets, BoardPiece, NnueGame};
+use crate::nnue::features::{
+    for_each_piece_in_sets, input_sets_of_boards, BoardPiece, InputSet, NnueGame,
+};
 
 impl NnueGame for Chess {
     const NNUE_KINDS: usize = 6;
 
     fn for_each_piece(&self, f: impl FnMut(BoardPiece)) {
         for_each_piece_in_sets(&self.pieces, &self.colors, 8, f);
+    }
+
+    fn input_sets(&self) -> [InputSet; 2] {
+        input_sets_of_boards::<Self>(&self.pieces, &self.colors, 0)
     }
 }

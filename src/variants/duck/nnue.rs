@@ -2,7 +2,9 @@
 //! (the numbering is in [`crate::nnue::features`]).
 
 use super::Duck;
-use crate::nnue::features::{for_each_piece_in_sets, BoardPiece, NnueGame};
+use crate::nnue::features::{
+    for_each_piece_in_sets, input_sets_of_boards, BoardPiece, InputSet, NnueGame,
+};
 
 impl NnueGame for Duck {
     const NNUE_KINDS: usize = 6;
@@ -19,5 +21,9 @@ impl NnueGame for Duck {
                 rank: square / 8,
             });
         }
+    }
+
+    fn input_sets(&self) -> [InputSet; 2] {
+        input_sets_of_boards::<Self>(&self.pieces, &self.colors, self.duck)
     }
 }
