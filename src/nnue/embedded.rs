@@ -8,7 +8,10 @@ use super::network::Network;
 use std::sync::OnceLock;
 
 /// The games with a built-in network, and its file.
-const EMBEDDED: [(&str, &[u8]); 1] = [("skak", include_bytes!("../../nets/skak.nnue"))];
+const EMBEDDED: [(&str, &[u8]); 2] = [
+    ("skak", include_bytes!("../../nets/skak.nnue")),
+    ("chaturanga", include_bytes!("../../nets/chaturanga.nnue")),
+];
 
 /// Each built-in network, read on first use.
 static PARSED: [OnceLock<Option<Network>>; EMBEDDED.len()] =
