@@ -290,24 +290,15 @@ mod tests {
     /// The sets of an 8x8 game's boards are those its pieces give, one by one, along
     /// random games.
     fn board_sets_equal_piece_sets<G: NnueGame>(seed: u64) {
-        let mut rng = crate::core::rng::Rng::new(seed, 1);
-        let mut moves = Vec::new();
-        for _ in 0..20 {
-            let mut position = G::from_fen(G::START_FEN).unwrap();
-            for _ in 0..120 {
-                let mut by_piece = [InputSet::EMPTY; 2];
-                position.for_each_piece(|piece| {
-                    by_piece[0].insert(input_index::<G>(piece, Color::White));
-                    by_piece[1].insert(input_index::<G>(piece, Color::Black));
-                });
-                assert_eq!(position.input_sets(), by_piece, "{}", position.fen());
-                position.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                position.play(moves[rng.below(moves.len())]);
-            }
-        }
+        crate::core::testkit::random_games_from_start::<G>(seed, 20, 120, |position, _| {
+            let mut by_piece = [InputSet::EMPTY; 2];
+            position.for_each_piece(|piece| {
+                by_piece[0].insert(input_index::<G>(piece, Color::White));
+                by_piece[1].insert(input_index::<G>(piece, Color::Black));
+            });
+            assert_eq!(position.input_sets(), by_piece, "{}", position.fen());
+            true
+        });
     }
 
     #[test]

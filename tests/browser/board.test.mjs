@@ -207,7 +207,10 @@ async function fromFen(variant, fen, human = "w") {
 test("chess promotion asks for the piece; a capture of the Jarkhan ends skak with its reason", async () => {
   // (a rook too, so that king and knight against king is not a draw at once)
   await fromFen("chess", "7R/P7/8/8/8/8/8/k6K w - - 0 1");
+  // The second click waits for the first one's moves (a request) to be drawn, as a person
+  // does; clicked at once, it may come before them and be taken for a new first click.
   await page.click('[data-square="a7"]');
+  await page.waitForSelector('[data-square="a8"].target');
   await page.click('[data-square="a8"]');
   await page.waitForSelector("#promo.show");
   assert.equal(await page.$$eval("#promo button", (e) => e.length), 4);
@@ -218,6 +221,7 @@ test("chess promotion asks for the piece; a capture of the Jarkhan ends skak wit
 
   await fromFen("skak", "3k3/7/7/7/7/7/3QK2 w - - 0 1");
   await page.click('[data-square="d1"]');
+  await page.waitForSelector('[data-square="d7"].target');
   await page.click('[data-square="d7"]');
   await page.waitForSelector("#status.over");
   assert.equal(await page.textContent("#status"), "White wins — jarkhan captured (1-0)");
