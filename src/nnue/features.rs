@@ -37,18 +37,25 @@ pub trait NnueGame: Game {
     /// Calls `f` once for every piece on the board, neutral ones included.
     fn for_each_piece(&self, f: impl FnMut(BoardPiece));
 
-    /// The active inputs of each view (`[white, black]`), from [`NnueGame::for_each_piece`].
-    /// A game on an 8x8 board held in `u64` sets overrides this with
-    /// [`input_sets_of_boards`], which is the same sets without visiting a piece.
+    /// The active inputs of each view (`[white, black]`): [`input_sets_of_pieces`]. A game on
+    /// an 8x8 board held in `u64` sets overrides this with [`input_sets_of_boards`], which is
+    /// the same sets without visiting a piece.
     #[inline]
     fn input_sets(&self) -> [InputSet; 2] {
-        let mut sets = [InputSet::EMPTY; 2];
-        self.for_each_piece(|piece| {
-            sets[0].insert(input_index::<Self>(piece, Color::White));
-            sets[1].insert(input_index::<Self>(piece, Color::Black));
-        });
-        sets
+        input_sets_of_pieces(self)
     }
+}
+
+/// The active inputs of each view (`[white, black]`), piece by piece
+/// ([`NnueGame::for_each_piece`]).
+#[inline]
+pub fn input_sets_of_pieces<G: NnueGame>(position: &G) -> [InputSet; 2] {
+    let mut sets = [InputSet::EMPTY; 2];
+    position.for_each_piece(|piece| {
+        sets[0].insert(input_index::<G>(piece, Color::White));
+        sets[1].insert(input_index::<G>(piece, Color::Black));
+    });
+    sets
 }
 
 /// Calls `f` for every piece of a board held as one set per kind (both colours) and one per
@@ -291,11 +298,7 @@ mod tests {
     /// random games.
     fn board_sets_equal_piece_sets<G: NnueGame>(seed: u64) {
         crate::core::testkit::random_games_from_start::<G>(seed, 20, 120, |position, _| {
-            let mut by_piece = [InputSet::EMPTY; 2];
-            position.for_each_piece(|piece| {
-                by_piece[0].insert(input_index::<G>(piece, Color::White));
-                by_piece[1].insert(input_index::<G>(piece, Color::Black));
-            });
+            let by_piece = input_sets_of_pieces(position);
             assert_eq!(position.input_sets(), by_piece, "{}", position.fen());
             true
         });

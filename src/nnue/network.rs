@@ -12,7 +12,7 @@
 //! (`hidden` i16), the output weights (`2 x hidden` i16, the side to move's first) and the
 //! output bias (i32).
 
-use super::features::{input_count, InputSet, NnueGame};
+use super::features::{active_input_sets, input_count, InputSet, NnueGame};
 use crate::core::Color;
 
 /// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
@@ -205,14 +205,14 @@ impl Network {
         let mut acc = Accumulator {
             values: [vec![0; self.layers.hidden], vec![0; self.layers.hidden]],
         };
-        self.refresh_into(position, &mut acc);
+        self.refresh_into(&active_input_sets(position), &mut acc);
         acc
     }
 
-    /// Computes the accumulator of `position` from all its pieces into `acc` (of this
-    /// network's size), with no allocation.
-    pub fn refresh_into<G: NnueGame>(&self, position: &G, acc: &mut Accumulator) {
-        for (values, set) in acc.values.iter_mut().zip(position.input_sets()) {
+    /// Computes the accumulator of a position whose active inputs are `sets` (its
+    /// [`active_input_sets`]) into `acc` (of this network's size), with no allocation.
+    pub fn refresh_into(&self, sets: &[InputSet; 2], acc: &mut Accumulator) {
+        for (values, set) in acc.values.iter_mut().zip(sets) {
             values.copy_from_slice(&self.layers.hidden_bias);
             for i in set.iter() {
                 self.add(values, i);
@@ -352,7 +352,7 @@ impl Network {
 mod tests {
     use super::*;
     use crate::core::Game;
-    use crate::nnue::features::{active_input_sets, active_inputs};
+    use crate::nnue::features::active_inputs;
     use crate::variants::Skak;
 
     /// A small network with weights from a fixed formula.

@@ -300,7 +300,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     network.update_from(values, old, old_set, new_set);
                 }
             }
-            None => network.refresh_into(pos, &mut self.accumulators[ply].accumulator),
+            None => network.refresh_into(&inputs, &mut self.accumulators[ply].accumulator),
         }
         let slot = &mut self.accumulators[ply];
         // Tests run with debug assertions: every search of theirs checks the updates.
