@@ -3,7 +3,7 @@
 //! read into the inputs a network sees. A malformed line is an error that names it, and
 //! reading goes on.
 
-use super::features::{active_inputs, NnueGame};
+use super::features::{active_inputs, mirrored_input, NnueGame};
 use crate::core::Color;
 
 /// One position to learn from.
@@ -15,6 +15,41 @@ pub struct Sample {
     pub score: i32,
     /// The game's result for the side to move: 1, 0.5 or 0.
     pub result: f32,
+    /// Whether the position's mirror image left to right is worth the same
+    /// ([`NnueGame::mirror_symmetric`]).
+    pub mirrorable: bool,
+}
+
+impl Sample {
+    /// The sample of the position mirrored left to right (the same score and result).
+    pub fn mirrored<G: NnueGame>(&self) -> Sample {
+        let mirror = |view: &Vec<u16>| {
+            let mut inputs: Vec<u16> = view
+                .iter()
+                .map(|&i| mirrored_input::<G>(usize::from(i)) as u16)
+                .collect();
+            inputs.sort_unstable();
+            inputs
+        };
+        Sample {
+            inputs: [mirror(&self.inputs[0]), mirror(&self.inputs[1])],
+            ..self.clone()
+        }
+    }
+}
+
+/// Adds to `samples` the mirror image of each one whose position allows it; returns how
+/// many it added. For training positions only: a validation set with the mirrors of
+/// training positions in it would measure what the network has seen.
+pub fn add_mirror_images<G: NnueGame>(samples: &mut Vec<Sample>) -> usize {
+    let mirrors: Vec<Sample> = samples
+        .iter()
+        .filter(|s| s.mirrorable)
+        .map(Sample::mirrored::<G>)
+        .collect();
+    let added = mirrors.len();
+    samples.extend(mirrors);
+    added
 }
 
 /// Reads one line `<fen> ; <score> ; <result>` of game `G`.
@@ -41,16 +76,19 @@ pub fn parse_sample<G: NnueGame>(line: &str) -> Result<Sample, String> {
     let mut views = [Vec::new(), Vec::new()];
     active_inputs(&position, &mut views);
     let [white, black] = views;
+    let mirrorable = position.mirror_symmetric();
     Ok(match position.side_to_move() {
         Color::White => Sample {
             inputs: [white, black],
             score,
             result,
+            mirrorable,
         },
         Color::Black => Sample {
             inputs: [black, white],
             score: -score,
             result: 1.0 - result,
+            mirrorable,
         },
     })
 }
@@ -76,7 +114,8 @@ pub fn read_samples<G: NnueGame>(text: &str) -> (Vec<Sample>, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Chess;
+    use crate::core::Game;
+    use crate::variants::{Chaturanga, Chess, Duck, Jetan, Skak};
 
     #[test]
     fn samples_are_seen_from_the_side_to_move() {
@@ -86,6 +125,58 @@ mod tests {
         assert_eq!(white, black);
         assert_eq!(white.score, 120);
         assert_eq!(white.result, 1.0);
+    }
+
+    /// A mirrored sample is the sample of the position drawn mirrored by hand; a position
+    /// with castling rights has none.
+    #[test]
+    fn a_mirror_image_is_the_sample_of_the_mirrored_position() {
+        fn check<G: NnueGame>(line: &str, mirrored_line: &str) {
+            let sample = parse_sample::<G>(line).unwrap();
+            let by_hand = parse_sample::<G>(mirrored_line).unwrap();
+            assert!(sample.mirrorable, "{line}");
+            assert_ne!(
+                sample.inputs, by_hand.inputs,
+                "{line}: an asymmetric position"
+            );
+            assert_eq!(sample.mirrored::<G>(), by_hand, "{line}");
+            assert_eq!(by_hand.mirrored::<G>(), sample, "{line}");
+        }
+        check::<Chess>(
+            "r1bq1rk1/pp3ppp/2n2n2/3p4/1b1P4/2NB1N2/PP3PPP/R2QK2R b - - 3 9 ; -35 ; 0.5",
+            "1kr1qb1r/ppp3pp/2n2n2/4p3/4P1b1/2N1BN2/PPP3PP/R2KQ2R b - - 3 9 ; -35 ; 0.5",
+        );
+        check::<Duck>(
+            "4k3/1p6/8/3*4/8/8/6P1/4K2R w - - 0 30 ; 210 ; 1",
+            "3k4/6p1/8/4*3/8/8/1P6/R2K4 w - - 0 30 ; 210 ; 1",
+        );
+        check::<Skak>(
+            "rqbk2r/ppp1ppp/3b3/3P3/5q1/PPP1PPP/RQBKB1R w - - 0 5 ; 40 ; 0.5",
+            "r2kbqr/ppp1ppp/3b3/3P3/1q5/PPP1PPP/R1BKBQR w - - 0 5 ; 40 ; 0.5",
+        );
+        check::<Jetan>(
+            Jetan::START_FEN
+                .split_once(' ')
+                .map(|(board, rest)| format!("{board} {rest} ; 0 ; 0.5"))
+                .unwrap()
+                .as_str(),
+            "wadfkqfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFQKFDAW w Qq 0 1 ; 0 ; 0.5",
+        );
+        let castling = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 ; 0 ; 0.5";
+        assert!(!parse_sample::<Chess>(castling).unwrap().mirrorable);
+        let chaturanga = format!("{} ; 0 ; 0.5", Chaturanga::START_FEN);
+        assert!(!parse_sample::<Chaturanga>(&chaturanga).unwrap().mirrorable);
+    }
+
+    #[test]
+    fn mirror_images_are_added_for_mirrorable_samples_only() {
+        let text = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 ; 0 ; 0.5\n\
+            4k3/8/8/8/8/8/1P6/4K3 w - - 0 1 ; 100 ; 1\n";
+        let (mut samples, errors) = read_samples::<Chess>(text);
+        assert!(errors.is_empty());
+        assert_eq!(add_mirror_images::<Chess>(&mut samples), 1);
+        assert_eq!(samples.len(), 3);
+        assert_eq!(samples[2], samples[1].mirrored::<Chess>());
     }
 
     #[test]

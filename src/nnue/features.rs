@@ -44,6 +44,24 @@ pub trait NnueGame: Game {
     fn input_sets(&self) -> [InputSet; 2] {
         input_sets_of_pieces(self)
     }
+
+    /// Whether this position is worth the same as its mirror image left to right: the
+    /// game's rules are the same on both wings and no right of the position (castling)
+    /// tells them apart. The trainer may then learn from the mirror image too
+    /// (`thoat train --mirror`).
+    fn mirror_symmetric(&self) -> bool {
+        false
+    }
+}
+
+/// Input `i` of the position mirrored left to right (file `f` becomes `width - 1 - f`): every
+/// block of the numbering starts on a multiple of the board's width, so only the file part
+/// of the index changes.
+#[inline]
+pub fn mirrored_input<G: NnueGame>(i: usize) -> usize {
+    let width = G::WIDTH as usize;
+    let file = i % width;
+    i - file + (width - 1 - file)
 }
 
 /// The active inputs of each view (`[white, black]`), piece by piece

@@ -3,7 +3,7 @@
 //! leaves the last finished epoch's network. Malformed lines are counted and the first few
 //! named; they never stop the run.
 
-use crate::nnue::data::read_samples;
+use crate::nnue::data::{add_mirror_images, read_samples};
 use crate::nnue::features::{input_count, NnueGame};
 use crate::nnue::train::{split, train, Config};
 use crate::variants::Variant;
@@ -47,6 +47,11 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Learn from the mirror image (left to right) of every training position whose game
+    /// and rights allow it (`NnueGame::mirror_symmetric`: chess and duck chess without
+    /// castling rights, skak, jetan), as a second position with the same score and result.
+    #[arg(long)]
+    pub mirror: bool,
     /// Threads (default: all cores).
     #[arg(long, short = 't', value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
@@ -96,7 +101,12 @@ impl TrainArgs {
             validation: self.validation,
             seed: self.seed,
         };
-        let (train_set, validation) = split(samples, &config);
+        let (mut train_set, validation) = split(samples, &config);
+        let mirrored = if self.mirror {
+            add_mirror_images::<G>(&mut train_set)
+        } else {
+            0
+        };
         if train_set.is_empty() {
             return Err(format!(
                 "no positions to train on in {}",
@@ -105,7 +115,8 @@ impl TrainArgs {
         }
         let _ = writeln!(
             log,
-            "train {}: {} positions, {} for validation, {} inputs x {} hidden, {} ms to read",
+            "train {}: {} positions ({mirrored} of them mirror images), {} for validation, \
+             {} inputs x {} hidden, {} ms to read",
             G::NAME,
             train_set.len(),
             validation.len(),

@@ -13,6 +13,11 @@ impl NnueGame for Chess {
         for_each_piece_in_sets(&self.pieces, &self.colors, 8, f);
     }
 
+    /// Chess's rules are the same on both wings; only castling tells them apart.
+    fn mirror_symmetric(&self) -> bool {
+        self.castling == 0
+    }
+
     fn input_sets(&self) -> [InputSet; 2] {
         input_sets_of_boards::<Self>(&self.pieces, &self.colors, 0)
     }

@@ -23,6 +23,11 @@ impl NnueGame for Duck {
         }
     }
 
+    /// The rules are the same on both wings (the duck's too); only castling tells them apart.
+    fn mirror_symmetric(&self) -> bool {
+        self.castling == 0
+    }
+
     fn input_sets(&self) -> [InputSet; 2] {
         input_sets_of_boards::<Self>(&self.pieces, &self.colors, self.duck)
     }

@@ -10,4 +10,9 @@ impl NnueGame for Skak {
     fn for_each_piece(&self, f: impl FnMut(BoardPiece)) {
         for_each_piece_in_sets(&self.kinds, &self.colors, 8, f);
     }
+
+    /// Skak has no castling and its rules are the same on both wings.
+    fn mirror_symmetric(&self) -> bool {
+        true
+    }
 }
