@@ -11,7 +11,8 @@ impl NnueGame for Jetan {
         for_each_piece_in_sets(&self.by_kind, &self.by_color, 10, f);
     }
 
-    /// Every jetan piece moves alike to both wings, and the escape is a right of the Princess, not of a wing.
+    /// Every jetan piece moves alike to both wings, and the escape is a right of the
+    /// Princess, not of a wing.
     fn mirror_symmetric(&self) -> bool {
         true
     }
