@@ -203,6 +203,15 @@ impl InputSet {
             .sum()
     }
 
+    /// How many of the inputs below `inputs` are active.
+    #[inline]
+    pub fn count(&self, inputs: usize) -> usize {
+        self.words(inputs)
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
     /// The active inputs, ascending.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(w, &word)| {
@@ -223,6 +232,14 @@ impl InputSet {
 pub fn active_input_sets<G: NnueGame>(position: &G) -> [InputSet; 2] {
     const { assert!(input_count::<G>() <= 64 * INPUT_SET_WORDS) };
     position.input_sets()
+}
+
+/// Active inputs of one view in `G`'s start position (its pieces): the piece count that
+/// output buckets are scaled to.
+pub fn start_active<G: NnueGame>() -> usize {
+    G::from_fen(G::START_FEN).map_or(1, |start| {
+        active_input_sets(&start)[0].count(input_count::<G>())
+    })
 }
 
 /// The active inputs of `position` from each side's view (`[white, black]`), ascending.

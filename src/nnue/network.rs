@@ -12,7 +12,7 @@
 //! (`hidden` i16), the output weights (`2 x hidden` i16, the side to move's first) and the
 //! output bias (i32).
 
-use super::features::{active_input_sets, input_count, InputSet, NnueGame};
+use super::features::{active_input_sets, input_count, start_active, InputSet, NnueGame};
 use crate::core::Color;
 
 /// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
@@ -27,7 +27,21 @@ pub const SCALE: i32 = 400;
 /// accumulator of a few dozen active inputs overflows i16.
 pub const INPUT_WEIGHT_LIMIT: f32 = 1.98;
 
-const MAGIC: &[u8; 8] = b"THOATNN1";
+/// The magic of a file with one output ([`Layers::buckets`] 1): the first format, still
+/// written for such networks so that their files stay as they were.
+const MAGIC_ONE_OUTPUT: &[u8; 8] = b"THOATNN1";
+/// The magic of a file with output buckets: the bucket count follows the hidden size.
+const MAGIC_BUCKETS: &[u8; 8] = b"THOATNN2";
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `active` active inputs (pieces, and the duck) in one
+/// view, in a game whose start position has `start_active`: the piece count cut into
+/// `buckets` equal bands, so that each stage of the game has its own output weights.
+#[inline]
+pub fn output_bucket(active: usize, start_active: usize, buckets: usize) -> usize {
+    (active.saturating_sub(1) * buckets / start_active.max(1)).min(buckets - 1)
+}
 
 /// The weights of a network with one hidden layer, in any number type: the engine's
 /// quantised network and the trainer's float network share this layout.
@@ -37,14 +51,21 @@ pub struct Layers<W, B> {
     pub inputs: usize,
     /// Hidden units per side.
     pub hidden: usize,
+    /// Output buckets (1 to [`MAX_BUCKETS`]): sets of output weights, one chosen per
+    /// position by its piece count ([`output_bucket`]).
+    pub buckets: usize,
+    /// Active inputs of one view in the game's start position (its pieces): not stored in
+    /// the file but taken from the game, it scales the piece count to the buckets.
+    pub start_active: usize,
     /// `inputs x hidden`, input by input.
     pub input_weights: Vec<W>,
     /// `hidden`.
     pub hidden_bias: Vec<W>,
-    /// `2 x hidden`: the side to move's units, then the other side's.
+    /// `buckets x 2 x hidden`, bucket by bucket: the side to move's units, then the other
+    /// side's.
     pub output_weights: Vec<W>,
-    /// The output bias (quantised: in units of `1 / (QA * QB)`).
-    pub output_bias: B,
+    /// One output bias per bucket (quantised: in units of `1 / (QA * QB)`).
+    pub output_bias: Vec<B>,
 }
 
 impl<W, B> Layers<W, B> {
@@ -52,6 +73,22 @@ impl<W, B> Layers<W, B> {
     #[inline]
     pub fn column(&self, i: usize) -> &[W] {
         &self.input_weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+
+    /// The bucket of a position with `active` active inputs in one view.
+    #[inline]
+    pub fn bucket(&self, active: usize) -> usize {
+        output_bucket(active, self.start_active, self.buckets)
+    }
+
+    /// The output weights of bucket `b` (`2 x hidden`) and its bias.
+    #[inline]
+    pub fn output_of(&self, b: usize) -> (&[W], &B) {
+        let width = 2 * self.hidden;
+        (
+            &self.output_weights[b * width..(b + 1) * width],
+            &self.output_bias[b],
+        )
     }
 }
 
@@ -120,12 +157,23 @@ impl Network {
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        body.extend_from_slice(&self.layers.output_bias.to_le_bytes());
-        let mut out = MAGIC.to_vec();
+        for b in &layers.output_bias {
+            body.extend_from_slice(&b.to_le_bytes());
+        }
+        let one_output = layers.buckets == 1;
+        let mut out = if one_output {
+            MAGIC_ONE_OUTPUT
+        } else {
+            MAGIC_BUCKETS
+        }
+        .to_vec();
         out.push(self.game.len() as u8);
         out.extend_from_slice(self.game.as_bytes());
-        out.extend_from_slice(&(self.layers.inputs as u32).to_le_bytes());
-        out.extend_from_slice(&(self.layers.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(layers.inputs as u32).to_le_bytes());
+        out.extend_from_slice(&(layers.hidden as u32).to_le_bytes());
+        if !one_output {
+            out.extend_from_slice(&(layers.buckets as u32).to_le_bytes());
+        }
         out.extend_from_slice(&fnv1a(&body).to_le_bytes());
         out.extend_from_slice(&body);
         out
@@ -136,24 +184,28 @@ impl Network {
         Ok(Self::header(bytes)?.0)
     }
 
-    /// The magic and the game's name at the start of a file: the name, and a reader of
-    /// what follows.
-    fn header(bytes: &[u8]) -> Result<(String, Reader<'_>), String> {
-        if !bytes.starts_with(MAGIC) {
-            return Err("not a thoat network file (no THOATNN1 magic)".to_string());
-        }
+    /// The magic and the game's name at the start of a file: the name, whether the file
+    /// has output buckets, and a reader of what follows.
+    fn header(bytes: &[u8]) -> Result<(String, bool, Reader<'_>), String> {
+        let has_buckets = if bytes.starts_with(MAGIC_BUCKETS) {
+            true
+        } else if bytes.starts_with(MAGIC_ONE_OUTPUT) {
+            false
+        } else {
+            return Err("not a thoat network file (no THOATNN1 or THOATNN2 magic)".to_string());
+        };
         let mut r = Reader {
-            bytes: &bytes[MAGIC.len()..],
+            bytes: &bytes[MAGIC_ONE_OUTPUT.len()..],
         };
         let name_len = r.take(1, "game name")?[0] as usize;
         let game = String::from_utf8_lossy(r.take(name_len, "game name")?).to_string();
-        Ok((game, r))
+        Ok((game, has_buckets, r))
     }
 
     /// Reads a network file for game `G`: an error, never a panic, for another game, other
     /// sizes, a damaged or truncated file.
     pub fn from_bytes<G: NnueGame>(bytes: &[u8]) -> Result<Network, String> {
-        let (game, mut r) = Self::header(bytes)?;
+        let (game, has_buckets, mut r) = Self::header(bytes)?;
         if game != G::NAME {
             return Err(format!("the network is for {game}, not {}", G::NAME));
         }
@@ -171,8 +223,18 @@ impl Network {
                 "a hidden layer of {hidden} units is not supported (1 to 4096)"
             ));
         }
+        let buckets = if has_buckets {
+            r.u32("bucket count")? as usize
+        } else {
+            1
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "{buckets} output buckets are not supported (1 to {MAX_BUCKETS})"
+            ));
+        }
         let hash = u64::from_le_bytes(r.take(8, "checksum")?.try_into().map_err(|_| "checksum")?);
-        let expected = (inputs * hidden + 3 * hidden) * 2 + 4;
+        let expected = (inputs * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets;
         if r.bytes.len() != expected {
             return Err(format!(
                 "the weights take {} bytes, not {expected}: the file is damaged",
@@ -184,14 +246,17 @@ impl Network {
         }
         let input_weights = r.i16s(inputs * hidden, "input weights")?;
         let hidden_bias = r.i16s(hidden, "hidden biases")?;
-        let output_weights = r.i16s(2 * hidden, "output weights")?;
-        let b = r.take(4, "output bias")?;
-        let output_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let output_weights = r.i16s(buckets * 2 * hidden, "output weights")?;
+        let output_bias = (0..buckets)
+            .map(|_| r.u32("output bias").map(|b| b as i32))
+            .collect::<Result<_, _>>()?;
         Ok(Network {
             game,
             layers: Layers {
                 inputs,
                 hidden,
+                buckets,
+                start_active: start_active::<G>(),
                 input_weights,
                 hidden_bias,
                 output_weights,
@@ -327,10 +392,12 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns for `side` to move.
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+    /// The evaluation in centipawns for `side` to move, of a position with `active` active
+    /// inputs in one view (which picks the output bucket).
+    pub fn evaluate(&self, acc: &Accumulator, side: Color, active: usize) -> i32 {
         let (us, them) = (&acc.values[side.index()], &acc.values[side.flip().index()]);
-        let (w_us, w_them) = self.layers.output_weights.split_at(self.layers.hidden);
+        let (weights, &bias) = self.layers.output_of(self.layers.bucket(active));
+        let (w_us, w_them) = weights.split_at(self.layers.hidden);
         let half = |values: &[i16], weights: &[i16]| -> i32 {
             values
                 .iter()
@@ -338,13 +405,19 @@ impl Network {
                 .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
                 .sum()
         };
-        let sum = half(us, w_us) + half(them, w_them) + self.layers.output_bias;
+        let sum = half(us, w_us) + half(them, w_them) + bias;
         (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `position` for its side to move, from a fresh accumulator.
     pub fn evaluate_position<G: NnueGame>(&self, position: &G) -> i32 {
-        self.evaluate(&self.refresh(position), position.side_to_move())
+        let sets = active_input_sets(position);
+        let active = sets[0].count(self.layers.inputs);
+        let mut acc = Accumulator {
+            values: [vec![0; self.layers.hidden], vec![0; self.layers.hidden]],
+        };
+        self.refresh_into(&sets, &mut acc);
+        self.evaluate(&acc, position.side_to_move(), active)
     }
 }
 
@@ -355,8 +428,8 @@ mod tests {
     use crate::nnue::features::active_inputs;
     use crate::variants::Skak;
 
-    /// A small network with weights from a fixed formula.
-    fn network() -> Network {
+    /// A small network with weights from a fixed formula and `buckets` outputs.
+    fn network(buckets: usize) -> Network {
         let inputs = input_count::<Skak>();
         let hidden = 8;
         let w = |i: usize, m: usize| ((i * 31 + 7) % m) as i16 - (m / 2) as i16;
@@ -365,10 +438,12 @@ mod tests {
             layers: Layers {
                 inputs,
                 hidden,
+                buckets,
+                start_active: start_active::<Skak>(),
                 input_weights: (0..inputs * hidden).map(|i| w(i, 61)).collect(),
                 hidden_bias: (0..hidden).map(|i| w(i, 40) + 30).collect(),
-                output_weights: (0..2 * hidden).map(|i| w(i, 23)).collect(),
-                output_bias: 1234,
+                output_weights: (0..buckets * 2 * hidden).map(|i| w(i, 23)).collect(),
+                output_bias: (0..buckets).map(|b| 1234 - 500 * b as i32).collect(),
             },
         }
     }
@@ -386,10 +461,12 @@ mod tests {
             layers: Layers {
                 inputs,
                 hidden,
+                buckets: 1,
+                start_active: start_active::<G>(),
                 input_weights: (0..inputs * hidden).map(w).collect(),
                 hidden_bias: (0..hidden).map(|i| w(i + 5)).collect(),
                 output_weights: (0..2 * hidden).map(|i| w(i + 9)).collect(),
-                output_bias: 0,
+                output_bias: vec![0],
             },
         };
         let mut rng = Rng::new(seed, 1);
@@ -442,7 +519,20 @@ mod tests {
 
     #[test]
     fn a_network_file_reads_back_and_damage_is_an_error() {
-        let net = network();
+        for buckets in [1, 4] {
+            file_reads_back_and_damage_is_an_error(buckets);
+        }
+        // One output keeps the first format; buckets need the second.
+        assert!(network(1).to_bytes().starts_with(b"THOATNN1"));
+        assert!(network(4).to_bytes().starts_with(b"THOATNN2"));
+        let too_many = network(MAX_BUCKETS + 1).to_bytes();
+        assert!(Network::from_bytes::<Skak>(&too_many)
+            .unwrap_err()
+            .contains("buckets are not supported"));
+    }
+
+    fn file_reads_back_and_damage_is_an_error(buckets: usize) {
+        let net = network(buckets);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes::<Skak>(&bytes).unwrap(), net);
         assert_eq!(Network::game_of(&bytes).as_deref(), Ok("skak"));
@@ -470,9 +560,33 @@ mod tests {
     }
 
     #[test]
+    fn output_buckets_cut_the_piece_count_into_equal_bands() {
+        let buckets: Vec<usize> = (1..=33).map(|n| output_bucket(n, 32, 8)).collect();
+        for (n, &b) in (1..=32).zip(&buckets) {
+            assert_eq!(b, (n - 1) / 4, "{n} pieces");
+        }
+        // More pieces than at the start (the duck) stay in the last bucket.
+        assert_eq!(buckets[32], 7);
+        assert_eq!(output_bucket(0, 32, 8), 0);
+        assert!((1..=40).all(|n| output_bucket(n, 28, 1) == 0));
+        assert_eq!(start_active::<Skak>(), 28);
+    }
+
+    #[test]
     fn evaluation_is_the_formula_and_symmetric_under_colour_flip() {
-        let net = network();
-        let position = Skak::from_fen(Skak::START_FEN).unwrap();
+        for (buckets, fen) in [
+            (1, Skak::START_FEN),
+            (3, Skak::START_FEN),
+            (3, "3k3/7/7/7/7/7/R2K3 w - - 0 1"),
+            (3, "rqbkbqr/ppppppp/7/7/7/7/3K3 w - - 0 1"),
+        ] {
+            evaluation_is_the_formula(buckets, fen);
+        }
+    }
+
+    fn evaluation_is_the_formula(buckets: usize, fen: &str) {
+        let net = network(buckets);
+        let position = Skak::from_fen(fen).unwrap();
         let acc = net.refresh(&position);
         // By hand: bias plus the columns of the active inputs, clipped, times the weights.
         let mut inputs = [Vec::new(), Vec::new()];
@@ -486,14 +600,22 @@ mod tests {
                     })
                     .sum::<i32>()
         };
-        let mut sum = net.layers.output_bias;
-        for unit in 0..net.layers.hidden {
+        // The bucket: the pieces' band of the start position's 28.
+        let pieces = inputs[0].len();
+        let bucket = ((pieces - 1) * buckets / 28).min(buckets - 1);
+        let h = net.layers.hidden;
+        let weights = &net.layers.output_weights[bucket * 2 * h..];
+        let mut sum = net.layers.output_bias[bucket];
+        for unit in 0..h {
             assert_eq!(i32::from(acc.values[0][unit]), by_hand(0, unit));
-            sum += by_hand(0, unit).clamp(0, QA) * i32::from(net.layers.output_weights[unit]);
-            sum += by_hand(1, unit).clamp(0, QA)
-                * i32::from(net.layers.output_weights[net.layers.hidden + unit]);
+            sum += by_hand(0, unit).clamp(0, QA) * i32::from(weights[unit]);
+            sum += by_hand(1, unit).clamp(0, QA) * i32::from(weights[h + unit]);
         }
-        assert_eq!(net.evaluate(&acc, Color::White), sum * SCALE / (QA * QB));
+        assert_eq!(
+            net.evaluate(&acc, Color::White, pieces),
+            (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32,
+            "{buckets} buckets, {fen}"
+        );
         // The flipped position, Black to move, looks the same from the side to move.
         let flipped = position.color_flipped();
         assert_eq!(

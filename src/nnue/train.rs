@@ -6,7 +6,7 @@
 //! the last quarter of the epochs, and a validation split that is never trained on.
 
 use super::data::Sample;
-use super::network::{Layers, Network, INPUT_WEIGHT_LIMIT, QA, QB, SCALE};
+use super::network::{Layers, Network, INPUT_WEIGHT_LIMIT, MAX_BUCKETS, QA, QB, SCALE};
 use crate::core::rng::Rng;
 use rayon::prelude::*;
 
@@ -15,6 +15,8 @@ use rayon::prelude::*;
 pub struct Config {
     /// Hidden units per side.
     pub hidden: usize,
+    /// Output buckets by piece count (1: one output).
+    pub buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per gradient step.
@@ -33,6 +35,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             hidden: 128,
+            buckets: 1,
             epochs: 10,
             batch: 4096,
             learning_rate: 0.001,
@@ -70,20 +73,36 @@ fn uniform(rng: &mut Rng, limit: f32) -> f32 {
 }
 
 impl Layers<f32, f32> {
-    /// Random initial weights (seeded).
+    /// Random initial weights (seeded), one output.
     pub fn new(inputs: usize, hidden: usize, seed: u64) -> FloatNetwork {
+        Self::with_buckets(inputs, hidden, 1, 1, seed)
+    }
+
+    /// Random initial weights (seeded), `buckets` outputs by piece count in a game whose
+    /// start position has `start_active` pieces. Every bucket starts with the same weights.
+    pub fn with_buckets(
+        inputs: usize,
+        hidden: usize,
+        buckets: usize,
+        start_active: usize,
+        seed: u64,
+    ) -> FloatNetwork {
         let mut rng = Rng::new(seed, 0x4e4e_5545);
         let limit1 = 1.0 / (inputs as f32).sqrt();
         let limit2 = 1.0 / (2.0 * hidden as f32).sqrt();
+        let input_weights = (0..inputs * hidden)
+            .map(|_| uniform(&mut rng, limit1))
+            .collect();
+        let output: Vec<f32> = (0..2 * hidden).map(|_| uniform(&mut rng, limit2)).collect();
         FloatNetwork {
             inputs,
             hidden,
-            input_weights: (0..inputs * hidden)
-                .map(|_| uniform(&mut rng, limit1))
-                .collect(),
+            buckets,
+            start_active,
+            input_weights,
             hidden_bias: vec![0.0; hidden],
-            output_weights: (0..2 * hidden).map(|_| uniform(&mut rng, limit2)).collect(),
-            output_bias: 0.0,
+            output_weights: output.repeat(buckets),
+            output_bias: vec![0.0; buckets],
         }
     }
 
@@ -103,11 +122,17 @@ impl Layers<f32, f32> {
         let (us, them) = acc.split_at_mut(self.hidden);
         self.accumulate(&sample.inputs[0], us);
         self.accumulate(&sample.inputs[1], them);
+        self.output_from(&acc, self.bucket(sample.inputs[0].len()))
+    }
+
+    /// The output of bucket `b` from both views' hidden values (before clipping).
+    fn output_from(&self, acc: &[f32], b: usize) -> f32 {
+        let (weights, bias) = self.output_of(b);
         acc.iter()
-            .zip(&self.output_weights)
+            .zip(weights)
             .map(|(a, w)| a.clamp(0.0, 1.0) * w)
             .sum::<f32>()
-            + self.output_bias
+            + bias
     }
 
     /// The network in the engine's integers.
@@ -118,16 +143,25 @@ impl Layers<f32, f32> {
             layers: Layers {
                 inputs: self.inputs,
                 hidden: self.hidden,
+                buckets: self.buckets,
+                start_active: self.start_active,
                 input_weights: self.input_weights.iter().map(|&w| q(w, QA)).collect(),
                 hidden_bias: self.hidden_bias.iter().map(|&w| q(w, QA)).collect(),
                 output_weights: self.output_weights.iter().map(|&w| q(w, QB)).collect(),
-                output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+                output_bias: self
+                    .output_bias
+                    .iter()
+                    .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                    .collect(),
             },
         }
     }
 
     fn parameters(&self) -> usize {
-        self.input_weights.len() + self.hidden_bias.len() + self.output_weights.len() + 1
+        self.input_weights.len()
+            + self.hidden_bias.len()
+            + self.output_weights.len()
+            + self.output_bias.len()
     }
 }
 
@@ -158,30 +192,27 @@ fn gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (Vec<f32>, f
     let mut grad = vec![0.0f32; net.parameters()];
     let (g_w1, rest) = grad.split_at_mut(net.input_weights.len());
     let (g_b1, rest) = rest.split_at_mut(h);
-    let (g_w2, g_b2) = rest.split_at_mut(2 * h);
+    let (g_w2, g_b2) = rest.split_at_mut(net.output_weights.len());
     let mut acc = vec![0.0f32; 2 * h];
     let mut loss = 0.0f64;
     for sample in samples {
         let (us, them) = acc.split_at_mut(h);
         net.accumulate(&sample.inputs[0], us);
         net.accumulate(&sample.inputs[1], them);
-        let out: f32 = acc
-            .iter()
-            .zip(&net.output_weights)
-            .map(|(a, w)| a.clamp(0.0, 1.0) * w)
-            .sum::<f32>()
-            + net.output_bias;
+        let bucket = net.bucket(sample.inputs[0].len());
+        let out = net.output_from(&acc, bucket);
+        let w2 = bucket * 2 * h;
         let p = sigmoid(out);
         let d = p - target(sample, lambda);
         loss += f64::from(d * d);
         let d_out = 2.0 * d * p * (1.0 - p);
-        g_b2[0] += d_out;
+        g_b2[bucket] += d_out;
         for (view, inputs) in sample.inputs.iter().enumerate() {
             for unit in 0..h {
                 let a = acc[view * h + unit];
-                g_w2[view * h + unit] += d_out * a.clamp(0.0, 1.0);
+                g_w2[w2 + view * h + unit] += d_out * a.clamp(0.0, 1.0);
                 if a > 0.0 && a < 1.0 {
-                    let d_a = d_out * net.output_weights[view * h + unit];
+                    let d_a = d_out * net.output_weights[w2 + view * h + unit];
                     g_b1[unit] += d_a;
                     for &i in inputs {
                         g_w1[i as usize * h + unit] += d_a;
@@ -232,16 +263,25 @@ pub fn split(mut samples: Vec<Sample>, config: &Config) -> (Vec<Sample>, Vec<Sam
     (samples, validation)
 }
 
-/// Trains a network on `train`, reporting each epoch (with its validation loss on
-/// `validation`) to `report`, which may save a checkpoint.
+/// Trains a network of `inputs` inputs on `train`, reporting each epoch (with its validation
+/// loss on `validation`) to `report`, which may save a checkpoint. `start_active` is the
+/// game's [`start_active`](crate::nnue::features::start_active), which scales the buckets.
 pub fn train(
     inputs: usize,
+    start_active: usize,
     mut train: Vec<Sample>,
     validation: &[Sample],
     config: &Config,
     report: &mut dyn FnMut(&Epoch, &FloatNetwork),
 ) -> FloatNetwork {
-    let mut net = FloatNetwork::new(inputs, config.hidden.max(1), config.seed);
+    let buckets = config.buckets.clamp(1, MAX_BUCKETS);
+    let mut net = FloatNetwork::with_buckets(
+        inputs,
+        config.hidden.max(1),
+        buckets,
+        start_active,
+        config.seed,
+    );
     let mut adam = Adam {
         m: vec![0.0; net.parameters()],
         v: vec![0.0; net.parameters()],
@@ -274,18 +314,16 @@ pub fn train(
                     *total += x / chunk.len() as f32;
                 }
             }
-            let mut b2 = [net.output_bias];
             adam.step(
                 &mut [
                     &mut net.input_weights,
                     &mut net.hidden_bias,
                     &mut net.output_weights,
-                    &mut b2,
+                    &mut net.output_bias,
                 ],
                 &grad,
                 lr,
             );
-            net.output_bias = b2[0];
             for w in &mut net.input_weights {
                 *w = w.clamp(-INPUT_WEIGHT_LIMIT, INPUT_WEIGHT_LIMIT);
             }
@@ -338,17 +376,26 @@ mod tests {
 
     #[test]
     fn the_gradient_is_the_derivative_of_the_loss() {
+        let inputs = input_count::<Skak>();
+        gradient_is_the_derivative(FloatNetwork::new(inputs, 4, 3));
+        // Three buckets: the positions near the start use the last one's weights.
+        let bucketed = FloatNetwork::with_buckets(inputs, 4, 3, 28, 3);
+        gradient_is_the_derivative(bucketed);
+    }
+
+    fn gradient_is_the_derivative(net: FloatNetwork) {
         let samples = data();
-        let net = FloatNetwork::new(input_count::<Skak>(), 4, 3);
         let (grad, _) = gradient(&net, &samples[..8], 0.5);
         // Finite differences on a few weights of each block.
         let summed = |n: &FloatNetwork| loss(n, &samples[..8], 0.5) * 8.0;
         let h = 1e-3;
         let active = samples[1].inputs[0][0] as usize;
+        let last_bucket = net.input_weights.len() + 4 + (net.buckets - 1) * 8;
         for k in [
             active * 4 + 1,
             net.input_weights.len() + 2,
-            net.input_weights.len() + 4 + 5,
+            last_bucket + 1,
+            last_bucket + 4 + 3,
             net.parameters() - 1,
         ] {
             let numeric =
@@ -373,15 +420,22 @@ mod tests {
             k if k < w1 => n.input_weights[k] += delta,
             k if k < w1 + b1 => n.hidden_bias[k - w1] += delta,
             k if k < w1 + b1 + w2 => n.output_weights[k - w1 - b1] += delta,
-            _ => n.output_bias += delta,
+            k => n.output_bias[k - w1 - b1 - w2] += delta,
         }
         n
     }
 
     #[test]
     fn training_lowers_the_validation_loss_and_the_quantised_net_agrees() {
+        for buckets in [1, 3] {
+            training_lowers_the_validation_loss(buckets);
+        }
+    }
+
+    fn training_lowers_the_validation_loss(buckets: usize) {
         let config = Config {
             hidden: 16,
+            buckets,
             epochs: 30,
             batch: 16,
             learning_rate: 0.01,
@@ -397,7 +451,7 @@ mod tests {
             config.lambda,
         );
         let mut epochs = Vec::new();
-        let net = train(inputs, train_set, &validation, &config, &mut |e, _| {
+        let net = train(inputs, 28, train_set, &validation, &config, &mut |e, _| {
             epochs.push(*e)
         });
         assert_eq!(epochs.len(), 30);
@@ -419,7 +473,7 @@ mod tests {
                         quantised.add(&mut acc.values[view], i as usize);
                     }
                 }
-                quantised.evaluate(&acc, crate::core::Color::White)
+                quantised.evaluate(&acc, crate::core::Color::White, sample.inputs[0].len())
             };
             assert!(
                 (float_cp - position_cp as f32).abs() < 12.0,

@@ -267,8 +267,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             near.filter_map(|i| distance(&self.accumulators[i]).map(|d| (i, d)))
                 .min_by_key(|&(_, d)| d)
         });
+        // Pieces on the board (and the duck): they pick the output bucket.
+        let active = inputs[0].count(n);
         // A refresh adds one column per piece and view.
-        let refresh_cost = inputs[0].distance(&crate::nnue::features::InputSet::EMPTY, n) * 2;
+        let refresh_cost = active as u32 * 2;
         match nearest.filter(|&(_, d)| d < refresh_cost) {
             Some((from, _)) if from == ply => {
                 let slot = &mut self.accumulators[ply];
@@ -307,7 +309,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         debug_assert_eq!(slot.accumulator, network.refresh(pos), "{}", pos.fen());
         slot.inputs = inputs;
         slot.valid = true;
-        network.evaluate(&slot.accumulator, pos.side_to_move())
+        network.evaluate(&slot.accumulator, pos.side_to_move(), active)
     }
 
     /// The static evaluation, from the table entry where it holds one.

@@ -4,7 +4,8 @@
 //! named; they never stop the run.
 
 use crate::nnue::data::{add_mirror_images, read_samples};
-use crate::nnue::features::{input_count, NnueGame};
+use crate::nnue::features::{input_count, start_active, NnueGame};
+use crate::nnue::network::MAX_BUCKETS;
 use crate::nnue::train::{split, train, Config};
 use crate::variants::Variant;
 use std::io::Write;
@@ -29,6 +30,10 @@ pub struct TrainArgs {
     /// Hidden units per side.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hidden: u32,
+    /// Output buckets: sets of output weights, one chosen by the number of pieces on the
+    /// board (in equal bands up to the start position's count). 1: one output.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
+    pub buckets: u32,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub epochs: u32,
@@ -94,6 +99,7 @@ impl TrainArgs {
         }
         let config = Config {
             hidden: self.hidden as usize,
+            buckets: self.buckets as usize,
             epochs: self.epochs as usize,
             batch: self.batch as usize,
             learning_rate: self.lr,
@@ -116,12 +122,13 @@ impl TrainArgs {
         let _ = writeln!(
             log,
             "train {}: {} positions ({mirrored} of them mirror images), {} for validation, \
-             {} inputs x {} hidden, {} ms to read",
+             {} inputs x {} hidden x {} buckets, {} ms to read",
             G::NAME,
             train_set.len(),
             validation.len(),
             input_count::<G>(),
             config.hidden,
+            config.buckets,
             start.elapsed().as_millis()
         );
         if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -131,6 +138,7 @@ impl TrainArgs {
         let mut saved: Result<(), String> = Ok(());
         train(
             input_count::<G>(),
+            start_active::<G>(),
             train_set,
             &validation,
             &config,
