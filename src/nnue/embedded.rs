@@ -8,9 +8,10 @@ use super::network::Network;
 use std::sync::OnceLock;
 
 /// The games with a built-in network, and its file.
-const EMBEDDED: [(&str, &[u8]); 2] = [
+const EMBEDDED: [(&str, &[u8]); 3] = [
     ("skak", include_bytes!("../../nets/skak.nnue")),
     ("chaturanga", include_bytes!("../../nets/chaturanga.nnue")),
+    ("duck", include_bytes!("../../nets/duck.nnue")),
 ];
 
 /// Each built-in network, read on first use.
