@@ -3,14 +3,16 @@
 //! One hidden layer: `hidden` accumulator values per side, each the bias plus the weights of
 //! the active inputs (i16, in units of 1/[`QA`]); clipped ReLU to `0..=QA`; the output is the
 //! side to move's clipped accumulator and the other side's, times the output weights (i16, in
-//! units of 1/[`QB`]), plus the output bias, scaled to centipawns by [`SCALE`]. Integer
+//! units of 1/[`QB`]), plus the output bias, scaled to centipawns by [`SCALE`]; with output
+//! buckets, the piece count picks which output weights and bias ([`output_bucket`]). Integer
 //! arithmetic throughout, so every machine computes the same evaluation.
 //!
-//! File (little-endian): the magic `THOATNN1`; the game's name (u8 length, bytes); the
-//! number of inputs and of hidden units (u32 each); a 64-bit FNV-1a hash of everything that
+//! File (little-endian): the magic `THOATNN1` (one output) or `THOATNN2` (buckets); the
+//! game's name (u8 length, bytes); the number of inputs and of hidden units (u32 each), and
+//! with `THOATNN2` the number of buckets (u32); a 64-bit FNV-1a hash of everything that
 //! follows; the input weights (`inputs x hidden` i16, input by input), the hidden biases
-//! (`hidden` i16), the output weights (`2 x hidden` i16, the side to move's first) and the
-//! output bias (i32).
+//! (`hidden` i16), the output weights (`buckets x 2 x hidden` i16, bucket by bucket, the side
+//! to move's first) and the output biases (`buckets` i32).
 
 use super::features::{active_input_sets, input_count, start_active, InputSet, NnueGame};
 use crate::core::Color;
@@ -267,10 +269,15 @@ impl Network {
 
     /// The accumulator of `position`, computed from all its pieces.
     pub fn refresh<G: NnueGame>(&self, position: &G) -> Accumulator {
+        self.accumulator_of(&active_input_sets(position))
+    }
+
+    /// A new accumulator for the active inputs `sets`.
+    fn accumulator_of(&self, sets: &[InputSet; 2]) -> Accumulator {
         let mut acc = Accumulator {
             values: [vec![0; self.layers.hidden], vec![0; self.layers.hidden]],
         };
-        self.refresh_into(&active_input_sets(position), &mut acc);
+        self.refresh_into(sets, &mut acc);
         acc
     }
 
@@ -413,11 +420,7 @@ impl Network {
     pub fn evaluate_position<G: NnueGame>(&self, position: &G) -> i32 {
         let sets = active_input_sets(position);
         let active = sets[0].count(self.layers.inputs);
-        let mut acc = Accumulator {
-            values: [vec![0; self.layers.hidden], vec![0; self.layers.hidden]],
-        };
-        self.refresh_into(&sets, &mut acc);
-        self.evaluate(&acc, position.side_to_move(), active)
+        self.evaluate(&self.accumulator_of(&sets), position.side_to_move(), active)
     }
 }
 
