@@ -8,7 +8,8 @@ use super::network::Network;
 use std::sync::OnceLock;
 
 /// The games with a built-in network, and its file.
-const EMBEDDED: [(&str, &[u8]); 3] = [
+const EMBEDDED: [(&str, &[u8]); 4] = [
+    ("chess", include_bytes!("../../nets/chess.nnue")),
     ("skak", include_bytes!("../../nets/skak.nnue")),
     ("chaturanga", include_bytes!("../../nets/chaturanga.nnue")),
     ("duck", include_bytes!("../../nets/duck.nnue")),
