@@ -44,7 +44,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 /// Searches `fen` to `depth` plies with `threads` threads and the default evaluation (the
 /// game's network where it has one); returns best move and score.
 fn think<G: SearchGame>(fen: &str, depth: i32, threads: usize) -> (Option<Move>, i32, G) {
-    think_with::<G>(fen, depth, threads, EvalMode::Nnue)
+    think_with::<G>(fen, depth, threads, Settings::default().eval)
 }
 
 /// [`think`] with the evaluation `eval`.
@@ -72,10 +72,9 @@ fn think_with<G: SearchGame>(
 /// full-width one would (in chaturanga, the mate in 2 by the quiet b1g1 needs depth 8).
 const SELECTIVITY_SLACK: i32 = 4;
 
-/// Further plies the built-in networks are given: a network knows less than the classical
-/// evaluation of an exposed king, so the pruned search reaches a king hunt later (session
-/// 17's chess network sees the mate in 3 of Kd4 below at depth 12, the classical evaluation
-/// at 8; its mate in 2 g2g1 at depth 6, the classical at 3).
+/// Further plies the built-in networks are given: with session 17's chess network the pruned
+/// search sees the mate in 3 against the king on d4 below at depth 12 (the classical
+/// evaluation at 8) and the mate in 2 g2g1 at depth 6 (the classical at 3).
 const NETWORK_SLACK: i32 = 2;
 
 /// Asserts that the side to move has a forced win in at most `moves` moves in each
@@ -219,7 +218,7 @@ fn two_threads_complete_the_requested_depth() {
         let game = GameState::new(position.clone());
         let (shared, pool) = (Shared::new(16), pool(2));
         for _ in 0..3 {
-            let outcome = search_depth(&game, depth, 2, EvalMode::Nnue, &shared, &pool);
+            let outcome = search_depth(&game, depth, 2, Settings::default().eval, &shared, &pool);
             assert_eq!(outcome.depth, depth, "{fen}");
             let mut legal = Vec::new();
             position.generate(&mut legal);
