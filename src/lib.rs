@@ -3,7 +3,9 @@
 //! The rules of every game live in `variants::<name>` (see `RULES.md` at the top of the
 //! repository); `core` holds the vocabulary shared by all games and
 //! knows no rules.
-#![forbid(unsafe_code)]
+// One call may be `unsafe` (with an `allow` and a `// SAFETY:` proof): that of the network's
+// output layer compiled for AVX2, when the processor has it (`nnue::network::Network::evaluate`).
+#![deny(unsafe_code)]
 
 pub mod core;
 pub mod nnue;

@@ -365,30 +365,18 @@ impl Network {
     }
 
     /// `values = base + the added columns - the removed ones` (`base` is `values` itself when
-    /// `None`). A quiet move (one column in, one out) and a capture (one in, two out) take
-    /// one pass over the units, which the compiler vectorises; anything else a pass per
-    /// column.
+    /// `None`). The changes of one move (a quiet move one column in and one out, a capture
+    /// one in and two out, castling or a duck chess move two in and two or three out) take
+    /// one pass over the units; anything else a pass per column.
     #[inline]
     fn apply(&self, values: &mut [i16], base: Option<&[i16]>, added: &[usize], removed: &[usize]) {
-        let column = |i: usize| self.layers.column(i);
-        match (added, removed, base) {
-            (&[a], &[r], Some(base)) => {
-                for (((v, &b), &a), &r) in values.iter_mut().zip(base).zip(column(a)).zip(column(r))
-                {
-                    *v = b.wrapping_add(a).wrapping_sub(r);
-                }
-            }
-            (&[a], &[r], None) => {
-                for ((v, &a), &r) in values.iter_mut().zip(column(a)).zip(column(r)) {
-                    *v = v.wrapping_add(a).wrapping_sub(r);
-                }
-            }
-            (&[a], &[r, s], Some(base)) => {
-                let columns = column(a).iter().zip(column(r)).zip(column(s));
-                for ((v, &b), ((&a, &r), &s)) in values.iter_mut().zip(base).zip(columns) {
-                    *v = b.wrapping_add(a).wrapping_sub(r).wrapping_sub(s);
-                }
-            }
+        let c = |i: usize| self.layers.column(i);
+        match (added, removed) {
+            (&[a], &[r]) => fused(values, base, [c(a)], [c(r)]),
+            (&[a], &[r, s]) => fused(values, base, [c(a)], [c(r), c(s)]),
+            (&[a, b], &[r]) => fused(values, base, [c(a), c(b)], [c(r)]),
+            (&[a, b], &[r, s]) => fused(values, base, [c(a), c(b)], [c(r), c(s)]),
+            (&[a, b], &[r, s, t]) => fused(values, base, [c(a), c(b)], [c(r), c(s), c(t)]),
             _ => {
                 if let Some(base) = base {
                     values.copy_from_slice(base);
@@ -402,17 +390,34 @@ impl Network {
     /// The evaluation in centipawns for `side` to move, of a position with `active` active
     /// inputs in one view (which picks the output bucket).
     pub fn evaluate(&self, acc: &Accumulator, side: Color, active: usize) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: calling a function compiled with `target_feature(enable = "avx2")` is
+            // sound exactly when the processor runs AVX2, which the line above checked.
+            return unsafe { self.evaluate_avx2(acc, side, active) };
+        }
+        self.evaluate_portable(acc, side, active)
+    }
+
+    /// [`Network::evaluate`] compiled for AVX2: the output layer's products and sums take
+    /// eight unit pairs per `vpmaddwd`, where the baseline build (x86-64-v2) takes four,
+    /// which halves the time of an evaluation (`cargo bench --bench nnue`, docs/nnue.md).
+    /// The same integers either way. The accumulator updates gain nothing from AVX2 (they
+    /// wait on memory, not on arithmetic) and have one build.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&self, acc: &Accumulator, side: Color, active: usize) -> i32 {
+        self.evaluate_portable(acc, side, active)
+    }
+
+    /// [`Network::evaluate`] for any processor.
+    #[inline(always)]
+    fn evaluate_portable(&self, acc: &Accumulator, side: Color, active: usize) -> i32 {
         let (us, them) = (&acc.values[side.index()], &acc.values[side.flip().index()]);
         let (weights, &bias) = self.layers.output_of(self.layers.bucket(active));
         let (w_us, w_them) = weights.split_at(self.layers.hidden);
-        let half = |values: &[i16], weights: &[i16]| -> i32 {
-            values
-                .iter()
-                .zip(weights)
-                .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
-                .sum()
-        };
-        let sum = half(us, w_us) + half(them, w_them) + bias;
+        let sum = clipped_dot(us, w_us) + clipped_dot(them, w_them) + bias;
         (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -422,6 +427,47 @@ impl Network {
         let active = sets[0].count(self.layers.inputs);
         self.evaluate(&self.accumulator_of(&sets), position.side_to_move(), active)
     }
+}
+
+/// `values = base + the columns added - the columns removed` in one pass over the units
+/// (`base` is `values` itself when `None`), which the compiler vectorises: the slices are cut
+/// to one length first, so that no index needs a bounds check.
+#[inline(always)]
+fn fused<const A: usize, const R: usize>(
+    values: &mut [i16],
+    base: Option<&[i16]>,
+    added: [&[i16]; A],
+    removed: [&[i16]; R],
+) {
+    let n = values.len();
+    let (added, removed) = (added.map(|c| &c[..n]), removed.map(|c| &c[..n]));
+    let changed = |start: i16, u: usize| {
+        let plus = added.iter().fold(start, |v, c| v.wrapping_add(c[u]));
+        removed.iter().fold(plus, |v, c| v.wrapping_sub(c[u]))
+    };
+    match base {
+        Some(base) => {
+            for (u, (v, &b)) in values.iter_mut().zip(&base[..n]).enumerate() {
+                *v = changed(b, u);
+            }
+        }
+        None => {
+            for (u, v) in values.iter_mut().enumerate() {
+                *v = changed(*v, u);
+            }
+        }
+    }
+}
+
+/// `sum(clamp(v, 0, QA) * w)`: one view's share of the output. The clamp stays in i16, which
+/// lets the compiler feed `pmaddwd` straight from it.
+#[inline(always)]
+fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
+    values
+        .iter()
+        .zip(weights)
+        .map(|(&v, &w)| i32::from(v.clamp(0, QA as i16)) * i32::from(w))
+        .sum()
 }
 
 #[cfg(test)]
@@ -625,5 +671,52 @@ mod tests {
             net.evaluate_position(&flipped),
             net.evaluate_position(&position)
         );
+    }
+
+    /// The output layer on accumulators of every kind of value (below zero, inside the
+    /// clipped range, above it, the i16 extremes) and a hidden size that no vector width
+    /// divides: the build in use (AVX2 on a processor that has it) and the portable one both
+    /// give the formula, computed here in i64.
+    #[test]
+    fn output_layer_builds_agree_with_the_formula() {
+        use crate::core::rng::Rng;
+        let mut rng = Rng::new(12, 0);
+        let value = |rng: &mut Rng| -> i16 {
+            match rng.below(4) {
+                0 => [i16::MIN, i16::MAX, 0, QA as i16, QA as i16 + 1, -1][rng.below(6)],
+                1 => rng.below(usize::try_from(QA).unwrap() + 1) as i16,
+                _ => rng.next_u64() as i16,
+            }
+        };
+        for hidden in [1, 7, 8, 16, 130] {
+            let mut net = network(3);
+            net.layers.hidden = hidden;
+            net.layers.input_weights = vec![0; net.layers.inputs * hidden];
+            net.layers.hidden_bias = vec![0; hidden];
+            net.layers.output_weights = (0..3 * 2 * hidden).map(|_| value(&mut rng)).collect();
+            for _ in 0..20 {
+                let acc = Accumulator {
+                    values: [0, 1].map(|_| (0..hidden).map(|_| value(&mut rng)).collect()),
+                };
+                let active = 1 + rng.below(28);
+                let bucket = net.layers.bucket(active);
+                let weights = &net.layers.output_weights[bucket * 2 * hidden..];
+                let clipped = |v: i16| i64::from(v).clamp(0, i64::from(QA));
+                let sum: i64 = (0..hidden)
+                    .map(|u| {
+                        clipped(acc.values[1][u]) * i64::from(weights[u])
+                            + clipped(acc.values[0][u]) * i64::from(weights[hidden + u])
+                    })
+                    .sum::<i64>()
+                    + i64::from(net.layers.output_bias[bucket]);
+                let expected = (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32;
+                assert_eq!(
+                    net.evaluate(&acc, Color::Black, active),
+                    expected,
+                    "{hidden}"
+                );
+                assert_eq!(net.evaluate_portable(&acc, Color::Black, active), expected);
+            }
+        }
     }
 }
