@@ -5,8 +5,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
-use thoat::core::{suite, Game, Move};
-use thoat::variants::Variant;
+use thoat::core::{Game, Move};
+use thoat::variants::{perft_cases, Variant};
 
 /// The FENs of a bench file (one per line) and of the game's perft suite.
 fn positions<G: Game>(bench: &str) -> Vec<G> {
@@ -15,7 +15,7 @@ fn positions<G: Game>(bench: &str) -> Vec<G> {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(String::from);
-    let perft = suite::cases(G::NAME).into_iter().map(|c| c.fen);
+    let perft = perft_cases(G::NAME).into_iter().map(|c| c.fen);
     bench
         .chain(perft)
         .map(|fen| G::from_fen(&fen).expect("suite FEN parses"))

@@ -1,11 +1,12 @@
 //! Every perft position of `positions/<variant>.perft`, every depth, for every game.
 
 use thoat::core::game::perft;
-use thoat::core::{suite, Game};
+use thoat::core::Game;
+use thoat::variants::perft_cases;
 
 fn check_suite<G: Game>() {
     let mut failures = Vec::new();
-    for case in suite::cases(G::NAME) {
+    for case in perft_cases(G::NAME) {
         let pos = G::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, expected) in &case.counts {
             let got = perft(&pos, depth);

@@ -6,13 +6,14 @@
 use std::collections::HashMap;
 use thoat::core::game::{parse_move, perft, GameState};
 use thoat::core::rng::Rng;
-use thoat::core::{split_move_squares, square_name, suite, Game, Move};
+use thoat::core::{split_move_squares, square_name, Game, Move};
+use thoat::variants::perft_cases;
 
 /// The largest perft (by the suite's own count) used for the colour-flip comparison.
 const FLIP_NODE_LIMIT: u64 = 2_000_000;
 
 fn fen_round_trip<G: Game>() {
-    for case in suite::cases(G::NAME) {
+    for case in perft_cases(G::NAME) {
         let pos = G::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         let fen = pos.fen();
         let again = G::from_fen(&fen).unwrap_or_else(|e| panic!("{}: reparse {fen}: {e}", case.id));
@@ -24,7 +25,7 @@ fn fen_round_trip<G: Game>() {
 }
 
 fn color_flip_symmetry<G: Game>() {
-    for case in suite::cases(G::NAME) {
+    for case in perft_cases(G::NAME) {
         let pos = G::from_fen(&case.fen).unwrap();
         let flipped = pos.color_flipped();
         assert_ne!(flipped.side_to_move(), pos.side_to_move());
@@ -44,7 +45,7 @@ fn color_flip_symmetry<G: Game>() {
 
 /// The FENs of the game's perft suite and its start position.
 fn suite_and_start_fens<G: Game>() -> Vec<String> {
-    let mut fens: Vec<String> = suite::cases(G::NAME).into_iter().map(|c| c.fen).collect();
+    let mut fens: Vec<String> = perft_cases(G::NAME).into_iter().map(|c| c.fen).collect();
     fens.push(G::START_FEN.to_string());
     fens
 }

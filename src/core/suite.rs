@@ -1,6 +1,7 @@
-//! The perft suites `positions/<game>.perft`, compiled in, and their reader: for the perft
-//! tests, each game's comparison with its reference generator, the fuzzer's seed positions
-//! and the benchmarks. A suite is `id <text>`, `epd <FEN>` and `perft <depth> <nodes>`
+//! The reader of the perft suites `positions/<game>.perft` (compiled in by
+//! [`crate::variants::Variant::perft_suite`], read by [`crate::variants::perft_cases`]): for
+//! the perft tests, each game's comparison with its reference generator, the fuzzer's seed
+//! positions and the benchmarks. A suite is `id <text>`, `epd <FEN>` and `perft <depth> <nodes>`
 //! lines, with `#` comments and blank lines.
 
 /// One position of a perft suite: its id, FEN and (depth, nodes) pairs.
@@ -12,35 +13,6 @@ pub struct PerftCase {
     pub fen: String,
     /// The `perft` lines, in file order.
     pub counts: Vec<(u32, u64)>,
-}
-
-/// Each game's suite by `UCI_Variant` name.
-const SUITES: [(&str, &str); 5] = [
-    ("chess", include_str!("../../positions/chess.perft")),
-    ("duck", include_str!("../../positions/duck.perft")),
-    (
-        "chaturanga",
-        include_str!("../../positions/chaturanga.perft"),
-    ),
-    ("skak", include_str!("../../positions/skak.perft")),
-    ("jetan", include_str!("../../positions/jetan.perft")),
-];
-
-/// The text of the suite of the game named `game`, if there is one.
-pub fn text(game: &str) -> Option<&'static str> {
-    SUITES
-        .iter()
-        .find(|(name, _)| *name == game)
-        .map(|(_, text)| *text)
-}
-
-/// The positions of the suite of the game named `game`, in file order.
-///
-/// # Panics
-/// If there is no such game or its suite does not read (the perft tests read every one).
-pub fn cases(game: &str) -> Vec<PerftCase> {
-    let text = text(game).unwrap_or_else(|| panic!("no perft suite for '{game}'"));
-    parse(text).unwrap_or_else(|e| panic!("positions/{game}.perft: {e}"))
 }
 
 /// Reads a suite. Errors name the line: a `perft` line without depth and count, an `epd` or
@@ -90,18 +62,6 @@ pub fn parse(text: &str) -> Result<Vec<PerftCase>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_suite_reads_and_every_position_has_a_fen_and_counts() {
-        for (game, _) in SUITES {
-            let cases = cases(game);
-            assert!(cases.len() >= 10, "{game}");
-            for case in &cases {
-                assert!(!case.fen.is_empty() && !case.counts.is_empty(), "{case:?}");
-            }
-        }
-        assert_eq!(text("xiangqi"), None);
-    }
 
     #[test]
     fn lines_read_and_errors_name_the_line() {

@@ -4,8 +4,9 @@
 
 use super::game::{parse_move, perft};
 use super::rng::Rng;
-use super::suite::{self, PerftCase};
+use super::suite::PerftCase;
 use super::{Game, GameResult, GameState, Move};
+use crate::variants::perft_cases;
 use std::fmt::Debug;
 
 /// The position of `fen`; panics with the FEN and the reason when the game refuses it.
@@ -113,7 +114,7 @@ pub fn assert_refused<G: Game>(fens: &[&str]) {
 /// Every count of the game's perft suite as (position, depth, nodes), in file order.
 pub fn suite_counts(game: &str) -> Vec<(PerftCase, u32, u64)> {
     let mut out = Vec::new();
-    for case in suite::cases(game) {
+    for case in perft_cases(game) {
         for &(depth, nodes) in &case.counts {
             out.push((case.clone(), depth, nodes));
         }

@@ -159,6 +159,16 @@ impl Variant {
     }
 }
 
+/// The positions of the perft suite of the game named `game`, in file order.
+///
+/// # Panics
+/// If there is no such game or its suite does not read (the perft tests read every one).
+pub fn perft_cases(game: &str) -> Vec<crate::core::suite::PerftCase> {
+    let variant = Variant::from_name(game).unwrap_or_else(|e| panic!("{e}"));
+    crate::core::suite::parse(variant.perft_suite())
+        .unwrap_or_else(|e| panic!("positions/{game}.perft: {e}"))
+}
+
 impl std::str::FromStr for Variant {
     type Err = String;
     fn from_str(s: &str) -> Result<Variant, String> {
@@ -201,10 +211,11 @@ mod tests {
     #[test]
     fn every_game_has_its_data() {
         for v in Variant::ALL {
-            assert!(
-                v.perft_suite().lines().any(|l| l.starts_with("epd ")),
-                "{v}"
-            );
+            let cases = perft_cases(v.name());
+            assert!(cases.len() >= 10, "{v}");
+            for case in &cases {
+                assert!(!case.fen.is_empty() && !case.counts.is_empty(), "{case:?}");
+            }
             assert!(
                 v.bench_positions().lines().any(|l| !l.starts_with('#')),
                 "{v}"

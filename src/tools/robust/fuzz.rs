@@ -17,9 +17,9 @@
 //! - UCI: the properties of `uci::fuzz`, whose inputs this runs like the others.
 
 use crate::core::game::parse_move;
-use crate::core::suite;
 use crate::core::{Game, GameState};
 use crate::search::{search_quietly, Limits, SearchGame, Settings, Shared};
+use crate::variants::perft_cases;
 use crate::variants::Variant;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -62,7 +62,7 @@ pub use crate::core::rng::Rng;
 /// The valid FENs of `variant`: its start position and every position of its perft suite.
 pub fn seed_fens(variant: Variant) -> Vec<String> {
     let mut fens = vec![crate::with_game!(variant, G => G::START_FEN.to_string())];
-    fens.extend(suite::cases(variant.name()).into_iter().map(|c| c.fen));
+    fens.extend(perft_cases(variant.name()).into_iter().map(|c| c.fen));
     fens
 }
 

@@ -5,8 +5,8 @@
 use super::*;
 use crate::core::game::{parse_move, perft, GameState};
 use crate::core::rng::Rng;
-use crate::core::suite;
 use crate::core::testkit::{self, moves_of};
+use crate::variants::perft_cases;
 use std::collections::BTreeSet;
 
 fn pos(fen: &str) -> Duck {
@@ -668,7 +668,7 @@ fn random_fen(rng: &mut Rng, max_pieces: u64) -> String {
 }
 
 fn reference_fens() -> Vec<String> {
-    let mut fens: Vec<String> = suite::cases("duck").into_iter().map(|c| c.fen).collect();
+    let mut fens: Vec<String> = perft_cases("duck").into_iter().map(|c| c.fen).collect();
     fens.push(Duck::START_FEN.to_string());
     fens
 }
