@@ -49,10 +49,10 @@ perft-bench:
 bench: build
 	./target/release/thoat bench
 
-# All criterion benchmarks (perft, search, move generation per game); reports in
+# All criterion benchmarks (perft, search, move generation per game, the network's loops); reports in
 # target/criterion/.
 criterion:
-	$(CARGO) bench --bench perft --bench search --bench movegen
+	$(CARGO) bench --bench perft --bench search --bench movegen --bench nnue
 
 clean:
 	$(CARGO) clean

@@ -377,13 +377,44 @@ impl Network {
             (&[a, b], &[r]) => fused(values, base, [c(a), c(b)], [c(r)]),
             (&[a, b], &[r, s]) => fused(values, base, [c(a), c(b)], [c(r), c(s)]),
             (&[a, b], &[r, s, t]) => fused(values, base, [c(a), c(b)], [c(r), c(s), c(t)]),
-            _ => {
-                if let Some(base) = base {
-                    values.copy_from_slice(base);
-                }
-                added.iter().for_each(|&i| self.add(values, i));
-                removed.iter().for_each(|&i| self.sub(values, i));
+            _ => self.tiled(values, base, added, removed),
+        }
+    }
+
+    /// [`Network::apply`] for any number of columns: the units a tile at a time, the tile
+    /// kept in registers while each column is added or taken away, so that the values are
+    /// read and written once whatever the number of columns.
+    fn tiled(&self, values: &mut [i16], base: Option<&[i16]>, added: &[usize], removed: &[usize]) {
+        /// Units per tile: four SSE registers, eight of AVX2's half.
+        const TILE: usize = 32;
+        let hidden = values.len();
+        let whole = hidden / TILE * TILE;
+        for start in (0..whole).step_by(TILE) {
+            let units = start..start + TILE;
+            let mut tile = [0i16; TILE];
+            tile.copy_from_slice(&base.unwrap_or(values)[units.clone()]);
+            for &i in added {
+                let column = &self.layers.column(i)[units.clone()];
+                tile.iter_mut()
+                    .zip(column)
+                    .for_each(|(t, &w)| *t = t.wrapping_add(w));
             }
+            for &i in removed {
+                let column = &self.layers.column(i)[units.clone()];
+                tile.iter_mut()
+                    .zip(column)
+                    .for_each(|(t, &w)| *t = t.wrapping_sub(w));
+            }
+            values[units].copy_from_slice(&tile);
+        }
+        for (u, v) in values.iter_mut().enumerate().skip(whole) {
+            let start = base.map_or(*v, |base| base[u]);
+            let plus = added
+                .iter()
+                .fold(start, |v, &i| v.wrapping_add(self.layers.column(i)[u]));
+            *v = removed
+                .iter()
+                .fold(plus, |v, &i| v.wrapping_sub(self.layers.column(i)[u]));
         }
     }
 

@@ -257,16 +257,26 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 entry.inputs[0].distance(&inputs[0], n) + entry.inputs[1].distance(&inputs[1], n)
             })
         };
-        let parent = ply
-            .checked_sub(1)
-            .and_then(|p| distance(&self.accumulators[p]).map(|d| (p, d)))
-            .filter(|&(_, d)| d <= ONE_MOVE);
-        let nearest = parent.or_else(|| {
-            let near =
-                ply.saturating_sub(NEAR_PLIES)..(ply + NEAR_PLIES + 1).min(self.accumulators.len());
-            near.filter_map(|i| distance(&self.accumulators[i]).map(|d| (i, d)))
+        let nearest_of = |plies: &mut dyn Iterator<Item = usize>| {
+            plies
+                .filter_map(|i| distance(&self.accumulators[i]).map(|d| (i, d)))
                 .min_by_key(|&(_, d)| d)
-        });
+        };
+        // The parent, else the position last evaluated at this ply (a sibling or cousin) or
+        // the grandparent when one of them is within two moves, else the nearest of all. The
+        // accumulator is the same from any of them: the order only saves looking at all.
+        let parent = ply.checked_sub(1).into_iter();
+        let nearest = nearest_of(&mut parent.clone())
+            .filter(|&(_, d)| d <= ONE_MOVE)
+            .or_else(|| {
+                nearest_of(&mut std::iter::once(ply).chain(ply.checked_sub(2)))
+                    .filter(|&(_, d)| d <= 2 * ONE_MOVE)
+            })
+            .or_else(|| {
+                let near = ply.saturating_sub(NEAR_PLIES)
+                    ..(ply + NEAR_PLIES + 1).min(self.accumulators.len());
+                nearest_of(&mut near.into_iter())
+            });
         // Pieces on the board (and the duck): they pick the output bucket.
         let active = inputs[0].count(n);
         // A refresh adds one column per piece and view.
