@@ -4,7 +4,10 @@
 //! has to name every game is generated from it: the modules, [`Variant`] and its names (each
 //! game's own [`Game::NAME`]), [`with_game!`](crate::with_game), [`AnyGame`] and the data
 //! built in from `positions/`. A new game is its module, one line in that list and its files
-//! in `positions/`.
+//! in `positions/` (`<name>.perft`, `bench/<name>.fen`, and the `openings/` and `tactics/`
+//! books that the tests read for every game); beyond the engine, the browser board draws its
+//! pieces (`tools/serve/page.html`), a network is listed in `nnue/embedded.rs` once one is
+//! built in, and RULES.md and the README describe the game.
 
 pub mod any;
 mod arg;
