@@ -49,8 +49,8 @@ perft-bench:
 bench: build
 	./target/release/thoat bench
 
-# All criterion benchmarks (perft, search, move generation per game, the network's loops); reports in
-# target/criterion/.
+# All criterion benchmarks (perft, search, move generation per game, the network's loops);
+# reports in target/criterion/.
 criterion:
 	$(CARGO) bench --bench perft --bench search --bench movegen --bench nnue
 

@@ -300,14 +300,6 @@ impl Network {
         }
     }
 
-    /// Takes input `i`'s weights away from one view's values.
-    #[inline]
-    pub fn sub(&self, values: &mut [i16], i: usize) {
-        for (v, w) in values.iter_mut().zip(self.layers.column(i)) {
-            *v = v.wrapping_sub(*w);
-        }
-    }
-
     /// Turns one view's values for the inputs `from` into those for the inputs `to`: the
     /// weights of the inputs only in `from` are taken away, those only in `to` added. From a
     /// parent to a child this is the two to four inputs a move changes, with no rule of the

@@ -265,8 +265,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         // The parent, else the position last evaluated at this ply (a sibling or cousin) or
         // the grandparent when one of them is within two moves, else the nearest of all. The
         // accumulator is the same from any of them: the order only saves looking at all.
-        let parent = ply.checked_sub(1).into_iter();
-        let nearest = nearest_of(&mut parent.clone())
+        let nearest = nearest_of(&mut ply.checked_sub(1).into_iter())
             .filter(|&(_, d)| d <= ONE_MOVE)
             .or_else(|| {
                 nearest_of(&mut std::iter::once(ply).chain(ply.checked_sub(2)))
