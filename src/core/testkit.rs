@@ -74,6 +74,26 @@ pub fn assert_null_move_is_exact<G: crate::search::SearchGame>(fen: &str) {
     assert_eq!(passed.hash(), passed.recompute_hash(), "{fen}");
 }
 
+/// Asserts that [`crate::search::SearchGame::gives_check`] answers for every legal move of
+/// `p` as playing the move does; returns how many of them give check.
+pub fn assert_gives_check_is_exact<G: crate::search::SearchGame>(p: &G) -> usize {
+    let mut checks = 0;
+    for mv in moves_of(p) {
+        let mut child = p.clone();
+        child.play(mv);
+        let expected = child.in_check();
+        assert_eq!(
+            p.gives_check(mv),
+            expected,
+            "{} {}",
+            p.fen(),
+            p.move_text(mv)
+        );
+        checks += usize::from(expected);
+    }
+    checks
+}
+
 /// The legal move of `p` whose text is `text`; panics with [`parse_move`]'s error if none.
 pub fn legal<G: Game>(p: &G, text: &str) -> Move {
     parse_move(p, text).unwrap_or_else(|e| panic!("{e}"))

@@ -52,6 +52,14 @@ pub trait SearchGame: Game + crate::nnue::features::NnueGame {
     /// kind and colour: with the destination square it indexes the history tables.
     fn moved_piece(&self, mv: Move) -> usize;
 
+    /// Whether `mv` (legal here) puts the opponent in check, answered without playing it:
+    /// the search asks before it decides to prune the move, so a pruned move is never
+    /// played. Games without check (the default) answer `false`; a debug assertion in the
+    /// search checks every answer against the played move.
+    fn gives_check(&self, _mv: Move) -> bool {
+        false
+    }
+
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check (the default) answer `false`.
     fn in_check(&self) -> bool {

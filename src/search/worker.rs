@@ -842,11 +842,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             };
             let reduction = base_reduction(depth, move_count);
 
-            // Pruning of moves that cannot be expected to raise alpha. A quiet move that
-            // gives check is exempt (known only once played, below).
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.in_check();
+            // Pruning of moves that cannot be expected to raise alpha; a move that gives
+            // check is exempt.
+            let gives_check = pos.gives_check(mv);
             if may_prune && best_score > -MATE_BOUND && !gives_check {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 if !tactical {
@@ -869,6 +867,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     continue;
                 }
             }
+
+            let mut child = pos.clone();
+            child.play(mv);
+            debug_assert_eq!(gives_check, child.in_check(), "gives_check of {mv:?}");
 
             // Extensions: the table move when it is singular (every other move fails well
             // below its score), a check otherwise.

@@ -123,6 +123,10 @@ impl SearchGame for Chaturanga {
         self.board[mv.from() as usize] as usize
     }
 
+    fn gives_check(&self, mv: Move) -> bool {
+        Chaturanga::gives_check(self, mv)
+    }
+
     fn in_check(&self) -> bool {
         Chaturanga::in_check(self)
     }

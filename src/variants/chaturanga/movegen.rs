@@ -97,6 +97,34 @@ impl Chaturanga {
         attackers & self.colors[by.index()]
     }
 
+    /// Whether `mv` (legal) puts the opponent in check: the moved piece from its
+    /// destination (the king by its leap while it holds the right), or a chariot behind the
+    /// square it leaves. A leap or a promotion, which change rights or counts, is played out.
+    pub(super) fn gives_check(&self, mv: Move) -> bool {
+        if mv.kind() == KIND_LEAP || mv.promotion() != 0 {
+            let mut child = *self;
+            child.play(mv);
+            return child.in_check();
+        }
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        let ksq = self.king_square(us.flip());
+        let k = ksq as usize;
+        let occ = self.occupied() & !(1u64 << from) | 1u64 << to;
+        let direct = match self.board[from as usize] % 6 {
+            PAWN if self.pawn_reach(us) & (1u64 << ksq) != 0 => PAWN_ATTACKS[us.flip().index()][k],
+            PAWN => 0,
+            HORSE => KNIGHT[k],
+            ELEPHANT => ALFIL[k],
+            COUNSELLOR => FERZ[k],
+            CHARIOT => attacks8::rook(ksq, occ),
+            _ if self.has_leap(us) => KING[k] | KNIGHT[k],
+            _ => KING[k],
+        };
+        let chariots = self.of(us, CHARIOT) & !(1u64 << from);
+        direct & (1u64 << to) != 0 || attacks8::rook(ksq, occ) & chariots != 0
+    }
+
     /// Whether `mv` is legal, judged by making it and applying RULES.md (1)(2)(3): `play`
     /// does (1) and (2), and the mover's king must then not be attacked.
     pub(super) fn legal_after(&self, mv: Move) -> bool {

@@ -633,6 +633,28 @@ fn fast_generator_equals_reference_in_games_from_the_suite() {
     }
 }
 
+/// `gives_check` answers as playing the move does, for every legal move along random
+/// games from positions with leap rights, promotions and chariots.
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    let mut rng = Rng::from_state(0xC4EC);
+    let mut checks = 0;
+    for fen in [
+        Chaturanga::START_FEN,
+        "rn1kqb1r/p2pppp1/1pp2n1p/5B2/P1b3P1/B2R1P2/1PPPP2P/1N1QK1NR w Kk - 4 11",
+        "2n4r/PP1PP3/7k/8/8/8/3pp1N1/RNB3K1 w - - 0 30",
+        "8/5k1p/8/8/3K4/8/P7/8 b Kk - 0 40",
+    ] {
+        for _ in 0..20 {
+            random_game(pos(fen), 80, &mut rng, |p, _| {
+                checks += testkit::assert_gives_check_is_exact(p);
+                true
+            });
+        }
+    }
+    assert!(checks > 300, "only {checks} checking moves seen");
+}
+
 /// Perft by the reference generator.
 fn reference_perft(r: &Ref, depth: u32) -> u64 {
     if depth == 0 {

@@ -276,6 +276,10 @@ impl SearchGame for Chess {
         Chess::in_check(self)
     }
 
+    fn gives_check(&self, mv: Move) -> bool {
+        Chess::gives_check(self, mv)
+    }
+
     fn quiescence_moves(&self, moves: &mut Vec<Move>) -> bool {
         moves.clear();
         if Chess::in_check(self) {

@@ -144,6 +144,44 @@ impl Chess {
         self.attackers(self.king_square(us), us ^ 1, occupied) != 0
     }
 
+    /// Whether `mv` (legal) puts the opponent in check: the moved piece from its
+    /// destination, or a slider behind the square it leaves. Castling, en passant and
+    /// promotion, which move or remove a second piece, are played out.
+    pub(super) fn gives_check(&self, mv: Move) -> bool {
+        let kind = mv.kind();
+        if matches!(kind, EN_PASSANT | CASTLE | PROMOTION) {
+            let mut child = self.clone();
+            crate::core::Game::play(&mut child, mv);
+            return child.in_check();
+        }
+        let us = self.side.index();
+        let them = us ^ 1;
+        let (from, to) = (mv.from() & 63, mv.to() & 63);
+        let (from_bit, to_bit) = (1u64 << from, 1u64 << to);
+        let ksq = self.king_square(them);
+        let k = ksq as usize;
+        let occupied = (self.colors[0] | self.colors[1]) & !from_bit | to_bit;
+        let diagonal = attacks8::bishop(ksq, occupied);
+        let straight = attacks8::rook(ksq, occupied);
+        let direct = match if kind == DOUBLE_PUSH {
+            PAWN
+        } else {
+            kind as usize % 6
+        } {
+            PAWN => attacks8::PAWN_ATTACKS[them][k],
+            KNIGHT => attacks8::KNIGHT[k],
+            BISHOP => diagonal,
+            ROOK => straight,
+            QUEEN => diagonal | straight,
+            _ => 0,
+        };
+        let p = &self.pieces;
+        let others = self.colors[us] & !from_bit;
+        direct & to_bit != 0
+            || diagonal & (p[BISHOP] | p[QUEEN]) & others != 0
+            || straight & (p[ROOK] | p[QUEEN]) & others != 0
+    }
+
     /// Whether the side to move may capture en passant with the pawn on `from` (the `ep`
     /// square is set): the board after the capture must leave its king unattacked.
     pub(super) fn en_passant_legal(&self, from: u8) -> bool {

@@ -278,3 +278,30 @@ fn evaluation_is_the_tuners_weighted_sum() {
     let checked = crate::variants::terms::check_white_score::<Chess>(20);
     assert!(checked > 500, "only {checked} positions");
 }
+
+/// `gives_check` answers as playing the move does, for every legal move of every position
+/// within two plies of positions with discovered checks, castling, en passant and
+/// promotions (kiwipete, and the perft suite's positions 3 to 5).
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    fn walk(p: &Chess, depth: u32, checks: &mut usize) {
+        *checks += testkit::assert_gives_check_is_exact(p);
+        if depth > 1 {
+            for mv in testkit::moves_of(p) {
+                let mut child = p.clone();
+                child.play(mv);
+                walk(&child, depth - 1, checks);
+            }
+        }
+    }
+    let mut checks = 0;
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ] {
+        walk(&pos(fen), 3, &mut checks);
+    }
+    assert!(checks > 1000, "only {checks} checking moves seen");
+}
