@@ -111,18 +111,19 @@ impl Chaturanga {
         let ksq = self.king_square(us.flip());
         let k = ksq as usize;
         let occ = self.occupied() & !(1u64 << from) | 1u64 << to;
+        let straight = attacks8::rook(ksq, occ);
         let direct = match self.board[from as usize] % 6 {
             PAWN if self.pawn_reach(us) & (1u64 << ksq) != 0 => PAWN_ATTACKS[us.flip().index()][k],
             PAWN => 0,
             HORSE => KNIGHT[k],
             ELEPHANT => ALFIL[k],
             COUNSELLOR => FERZ[k],
-            CHARIOT => attacks8::rook(ksq, occ),
+            CHARIOT => straight,
             _ if self.has_leap(us) => KING[k] | KNIGHT[k],
             _ => KING[k],
         };
         let chariots = self.of(us, CHARIOT) & !(1u64 << from);
-        direct & (1u64 << to) != 0 || attacks8::rook(ksq, occ) & chariots != 0
+        direct & (1u64 << to) != 0 || straight & chariots != 0
     }
 
     /// Whether `mv` is legal, judged by making it and applying RULES.md (1)(2)(3): `play`

@@ -163,12 +163,7 @@ impl Chess {
         let occupied = (self.colors[0] | self.colors[1]) & !from_bit | to_bit;
         let diagonal = attacks8::bishop(ksq, occupied);
         let straight = attacks8::rook(ksq, occupied);
-        let moved = if kind == DOUBLE_PUSH {
-            PAWN
-        } else {
-            kind as usize % 6
-        };
-        let direct = match moved {
+        let direct = match super::see::MOVER[kind as usize & 15] {
             PAWN => attacks8::PAWN_ATTACKS[them][k],
             KNIGHT => attacks8::KNIGHT[k],
             BISHOP => diagonal,

@@ -32,7 +32,7 @@ use crate::variants::see8::{Exchange, FirstMove};
 
 /// `MOVER[kind]`: the piece type a move of that kind moves (kinds 0-5 are piece types, a
 /// double push, en passant and promotion move a pawn, castling the king).
-const MOVER: [usize; 16] = {
+pub(super) const MOVER: [usize; 16] = {
     let mut mover = [PAWN; 16];
     let mut kind = 0;
     while kind < 6 {
