@@ -1,18 +1,21 @@
 //! The quantised network that the engine evaluates with, and its file.
 //!
 //! One hidden layer: `hidden` accumulator values per side, each the bias plus the weights of
-//! the active inputs (i16, in units of 1/[`QA`]); clipped ReLU to `0..=QA`; the output is the
-//! side to move's clipped accumulator and the other side's, times the output weights (i16, in
-//! units of 1/[`QB`]), plus the output bias, scaled to centipawns by [`SCALE`]; with output
-//! buckets, the piece count picks which output weights and bias ([`output_bucket`]). Integer
-//! arithmetic throughout, so every machine computes the same evaluation.
+//! the active inputs (i16, in units of 1/[`QA`]); an [`Activation`], the clipped ReLU to
+//! `0..=QA` or its square; the output is the side to move's activated accumulator and the
+//! other side's, times the output weights (i16, in units of 1/[`QB`]), plus the output bias,
+//! scaled to centipawns by [`SCALE`]; with output buckets, the piece count picks which output
+//! weights and bias ([`output_bucket`]). Integer arithmetic throughout, so every machine
+//! computes the same evaluation.
 //!
-//! File (little-endian): the magic `THOATNN1` (one output) or `THOATNN2` (buckets); the
-//! game's name (u8 length, bytes); the number of inputs and of hidden units (u32 each), and
-//! with `THOATNN2` the number of buckets (u32); a 64-bit FNV-1a hash of everything that
-//! follows; the input weights (`inputs x hidden` i16, input by input), the hidden biases
-//! (`hidden` i16), the output weights (`buckets x 2 x hidden` i16, bucket by bucket, the side
-//! to move's first) and the output biases (`buckets` i32).
+//! File (little-endian): the magic `THOATNN1` (one output, clipped), `THOATNN2` (buckets,
+//! clipped) or `THOATNN3` (buckets and activation); the game's name (u8 length, bytes); the
+//! number of inputs and of hidden units (u32 each), with `THOATNN2` and `THOATNN3` the number
+//! of buckets (u32), with `THOATNN3` the activation (u32: 0 clipped, 1 squared clipped); a
+//! 64-bit FNV-1a hash of everything that follows; the input weights (`inputs x hidden` i16,
+//! input by input), the hidden biases (`hidden` i16), the output weights (`buckets x 2 x
+//! hidden` i16, bucket by bucket, the side to move's first) and the output biases (`buckets`
+//! i32).
 
 use super::features::{active_input_sets, input_count, start_active, InputSet, NnueGame};
 use crate::core::Color;
@@ -29,13 +32,93 @@ pub const SCALE: i32 = 400;
 /// accumulator of a few dozen active inputs overflows i16.
 pub const INPUT_WEIGHT_LIMIT: f32 = 1.98;
 
+/// Output weights of a network with the squared activation stay within this many units
+/// (training clips them), so that an activated value times a quantised weight,
+/// `QA * round(limit * QB)`, fits in i16 (255 x 127).
+pub const SQUARED_OUTPUT_WEIGHT_LIMIT: f32 = 1.98;
+
 /// The magic of a file with one output ([`Layers::buckets`] 1): the first format, still
 /// written for such networks so that their files stay as they were.
 const MAGIC_ONE_OUTPUT: &[u8; 8] = b"THOATNN1";
 /// The magic of a file with output buckets: the bucket count follows the hidden size.
 const MAGIC_BUCKETS: &[u8; 8] = b"THOATNN2";
+/// The magic of a file that names its activation after the bucket count: written only for
+/// networks whose activation is not [`Activation::Clipped`].
+const MAGIC_ACTIVATION: &[u8; 8] = b"THOATNN3";
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
+
+/// What the hidden layer does to its values before the output layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// `clamp(x, 0, 1)`.
+    #[default]
+    Clipped,
+    /// `clamp(x, 0, 1)^2`: the same range, a curve where the clipped ReLU has a line
+    /// (docs/nnue.md has the match that decides between them).
+    SquaredClipped,
+}
+
+impl Activation {
+    /// Its name in `thoat train --activation` and in the file's code order.
+    pub const NAMES: [&'static str; 2] = ["crelu", "screlu"];
+
+    /// Its number in a file.
+    fn code(self) -> u32 {
+        match self {
+            Activation::Clipped => 0,
+            Activation::SquaredClipped => 1,
+        }
+    }
+
+    fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            0 => Some(Activation::Clipped),
+            1 => Some(Activation::SquaredClipped),
+            _ => None,
+        }
+    }
+
+    /// The activation of a float value.
+    #[inline]
+    pub fn apply(self, x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        match self {
+            Activation::Clipped => c,
+            Activation::SquaredClipped => c * c,
+        }
+    }
+
+    /// Its derivative at `x` (0 where the clamp holds).
+    #[inline]
+    pub fn derivative(self, x: f32) -> f32 {
+        if x <= 0.0 || x >= 1.0 {
+            return 0.0;
+        }
+        match self {
+            Activation::Clipped => 1.0,
+            Activation::SquaredClipped => 2.0 * x,
+        }
+    }
+}
+
+impl std::fmt::Display for Activation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(Self::NAMES[self.code() as usize])
+    }
+}
+
+impl std::str::FromStr for Activation {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::NAMES
+            .iter()
+            .position(|&n| n == s)
+            .and_then(|code| Activation::from_code(code as u32))
+            .ok_or_else(|| format!("unknown activation {s:?} (crelu or screlu)"))
+    }
+}
 
 /// The output bucket of a position with `active` active inputs (pieces, and the duck) in one
 /// view, in a game whose start position has `start_active`: the piece count cut into
@@ -59,6 +142,8 @@ pub struct Layers<W, B> {
     /// Active inputs of one view in the game's start position (its pieces): not stored in
     /// the file but taken from the game, it scales the piece count to the buckets.
     pub start_active: usize,
+    /// What the hidden layer does to its values.
+    pub activation: Activation,
     /// `inputs x hidden`, input by input.
     pub input_weights: Vec<W>,
     /// `hidden`.
@@ -162,19 +247,21 @@ impl Network {
         for b in &layers.output_bias {
             body.extend_from_slice(&b.to_le_bytes());
         }
-        let one_output = layers.buckets == 1;
-        let mut out = if one_output {
-            MAGIC_ONE_OUTPUT
-        } else {
-            MAGIC_BUCKETS
-        }
-        .to_vec();
+        let magic = match (layers.activation, layers.buckets) {
+            (Activation::Clipped, 1) => MAGIC_ONE_OUTPUT,
+            (Activation::Clipped, _) => MAGIC_BUCKETS,
+            _ => MAGIC_ACTIVATION,
+        };
+        let mut out = magic.to_vec();
         out.push(self.game.len() as u8);
         out.extend_from_slice(self.game.as_bytes());
         out.extend_from_slice(&(layers.inputs as u32).to_le_bytes());
         out.extend_from_slice(&(layers.hidden as u32).to_le_bytes());
-        if !one_output {
+        if magic != MAGIC_ONE_OUTPUT {
             out.extend_from_slice(&(layers.buckets as u32).to_le_bytes());
+        }
+        if magic == MAGIC_ACTIVATION {
+            out.extend_from_slice(&layers.activation.code().to_le_bytes());
         }
         out.extend_from_slice(&fnv1a(&body).to_le_bytes());
         out.extend_from_slice(&body);
@@ -186,28 +273,25 @@ impl Network {
         Ok(Self::header(bytes)?.0)
     }
 
-    /// The magic and the game's name at the start of a file: the name, whether the file
-    /// has output buckets, and a reader of what follows.
-    fn header(bytes: &[u8]) -> Result<(String, bool, Reader<'_>), String> {
-        let has_buckets = if bytes.starts_with(MAGIC_BUCKETS) {
-            true
-        } else if bytes.starts_with(MAGIC_ONE_OUTPUT) {
-            false
-        } else {
-            return Err("not a thoat network file (no THOATNN1 or THOATNN2 magic)".to_string());
-        };
+    /// The magic and the game's name at the start of a file: the name, the magic, and a
+    /// reader of what follows.
+    fn header(bytes: &[u8]) -> Result<(String, &'static [u8; 8], Reader<'_>), String> {
+        let magic = [MAGIC_ONE_OUTPUT, MAGIC_BUCKETS, MAGIC_ACTIVATION]
+            .into_iter()
+            .find(|&m| bytes.starts_with(m))
+            .ok_or("not a thoat network file (no THOATNN1, THOATNN2 or THOATNN3 magic)")?;
         let mut r = Reader {
-            bytes: &bytes[MAGIC_ONE_OUTPUT.len()..],
+            bytes: &bytes[magic.len()..],
         };
         let name_len = r.take(1, "game name")?[0] as usize;
         let game = String::from_utf8_lossy(r.take(name_len, "game name")?).to_string();
-        Ok((game, has_buckets, r))
+        Ok((game, magic, r))
     }
 
     /// Reads a network file for game `G`: an error, never a panic, for another game, other
     /// sizes, a damaged or truncated file.
     pub fn from_bytes<G: NnueGame>(bytes: &[u8]) -> Result<Network, String> {
-        let (game, has_buckets, mut r) = Self::header(bytes)?;
+        let (game, magic, mut r) = Self::header(bytes)?;
         if game != G::NAME {
             return Err(format!("the network is for {game}, not {}", G::NAME));
         }
@@ -225,16 +309,23 @@ impl Network {
                 "a hidden layer of {hidden} units is not supported (1 to 4096)"
             ));
         }
-        let buckets = if has_buckets {
-            r.u32("bucket count")? as usize
-        } else {
+        let buckets = if magic == MAGIC_ONE_OUTPUT {
             1
+        } else {
+            r.u32("bucket count")? as usize
         };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "{buckets} output buckets are not supported (1 to {MAX_BUCKETS})"
             ));
         }
+        let activation = if magic == MAGIC_ACTIVATION {
+            let code = r.u32("activation")?;
+            Activation::from_code(code)
+                .ok_or_else(|| format!("activation {code} is not supported (0 or 1)"))?
+        } else {
+            Activation::Clipped
+        };
         let hash = u64::from_le_bytes(r.take(8, "checksum")?.try_into().map_err(|_| "checksum")?);
         let expected = (inputs * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets;
         if r.bytes.len() != expected {
@@ -259,6 +350,7 @@ impl Network {
                 hidden,
                 buckets,
                 start_active: start_active::<G>(),
+                activation,
                 input_weights,
                 hidden_bias,
                 output_weights,
@@ -440,8 +532,14 @@ impl Network {
         let (us, them) = (&acc.values[side.index()], &acc.values[side.flip().index()]);
         let (weights, &bias) = self.layers.output_of(self.layers.bucket(active));
         let (w_us, w_them) = weights.split_at(self.layers.hidden);
-        let sum = clipped_dot(us, w_us) + clipped_dot(them, w_them) + bias;
-        (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        let sum = match self.layers.activation {
+            Activation::Clipped => clipped_dot(us, w_us) + clipped_dot(them, w_them),
+            // In units of QA * QA * QB: one QA goes before the bias is added.
+            Activation::SquaredClipped => {
+                squared_dot(us, w_us).wrapping_add(squared_dot(them, w_them)) / QA
+            }
+        };
+        ((i64::from(sum) + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `position` for its side to move, from a fresh accumulator.
@@ -493,6 +591,23 @@ fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
         .sum()
 }
 
+/// `sum(c * (c * w))` with `c = clamp(v, 0, QA)`: one view's share of the output with the
+/// squared activation. `c * w` is taken in i16, which holds it for the weights training
+/// leaves ([`SQUARED_OUTPUT_WEIGHT_LIMIT`]), so that the compiler multiplies in i16 and
+/// feeds `pmaddwd`; a weight outside that range (a file written elsewhere) wraps, and so does
+/// the sum of a network whose units would overflow i32, the same on every machine.
+#[inline(always)]
+fn squared_dot(values: &[i16], weights: &[i16]) -> i32 {
+    values
+        .iter()
+        .zip(weights)
+        .map(|(&v, &w)| {
+            let c = v.clamp(0, QA as i16);
+            i32::from(c) * i32::from(c.wrapping_mul(w))
+        })
+        .fold(0i32, i32::wrapping_add)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,6 +617,11 @@ mod tests {
 
     /// A small network with weights from a fixed formula and `buckets` outputs.
     fn network(buckets: usize) -> Network {
+        network_with(buckets, Activation::Clipped)
+    }
+
+    /// [`network`] with the activation `activation`.
+    fn network_with(buckets: usize, activation: Activation) -> Network {
         let inputs = input_count::<Skak>();
         let hidden = 8;
         let w = |i: usize, m: usize| ((i * 31 + 7) % m) as i16 - (m / 2) as i16;
@@ -512,6 +632,7 @@ mod tests {
                 hidden,
                 buckets,
                 start_active: start_active::<Skak>(),
+                activation,
                 input_weights: (0..inputs * hidden).map(|i| w(i, 61)).collect(),
                 hidden_bias: (0..hidden).map(|i| w(i, 40) + 30).collect(),
                 output_weights: (0..buckets * 2 * hidden).map(|i| w(i, 23)).collect(),
@@ -535,6 +656,7 @@ mod tests {
                 hidden,
                 buckets: 1,
                 start_active: start_active::<G>(),
+                activation: Activation::Clipped,
                 input_weights: (0..inputs * hidden).map(w).collect(),
                 hidden_bias: (0..hidden).map(|i| w(i + 5)).collect(),
                 output_weights: (0..2 * hidden).map(|i| w(i + 9)).collect(),
@@ -592,19 +714,32 @@ mod tests {
     #[test]
     fn a_network_file_reads_back_and_damage_is_an_error() {
         for buckets in [1, 4] {
-            file_reads_back_and_damage_is_an_error(buckets);
+            for activation in [Activation::Clipped, Activation::SquaredClipped] {
+                file_reads_back_and_damage_is_an_error(network_with(buckets, activation));
+            }
         }
-        // One output keeps the first format; buckets need the second.
+        // One output keeps the first format; buckets need the second; the squared
+        // activation the third, whatever the buckets.
         assert!(network(1).to_bytes().starts_with(b"THOATNN1"));
         assert!(network(4).to_bytes().starts_with(b"THOATNN2"));
+        let squared = network_with(1, Activation::SquaredClipped).to_bytes();
+        assert!(squared.starts_with(b"THOATNN3"));
+        // An activation code the engine does not know is refused (the checksum covers only
+        // the weights, so the header's code is read and judged on its own).
+        let mut unknown = squared.clone();
+        let code_at = 8 + 1 + "skak".len() + 4 + 4 + 4;
+        assert_eq!(unknown[code_at], 1);
+        unknown[code_at] = 7;
+        assert!(Network::from_bytes::<Skak>(&unknown)
+            .unwrap_err()
+            .contains("activation 7 is not supported"));
         let too_many = network(MAX_BUCKETS + 1).to_bytes();
         assert!(Network::from_bytes::<Skak>(&too_many)
             .unwrap_err()
             .contains("buckets are not supported"));
     }
 
-    fn file_reads_back_and_damage_is_an_error(buckets: usize) {
-        let net = network(buckets);
+    fn file_reads_back_and_damage_is_an_error(net: Network) {
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes::<Skak>(&bytes).unwrap(), net);
         assert_eq!(Network::game_of(&bytes).as_deref(), Ok("skak"));
@@ -652,12 +787,14 @@ mod tests {
             (3, "3k3/7/7/7/7/7/R2K3 w - - 0 1"),
             (3, "rqbkbqr/ppppppp/7/7/7/7/3K3 w - - 0 1"),
         ] {
-            evaluation_is_the_formula(buckets, fen);
+            for activation in [Activation::Clipped, Activation::SquaredClipped] {
+                evaluation_is_the_formula(buckets, activation, fen);
+            }
         }
     }
 
-    fn evaluation_is_the_formula(buckets: usize, fen: &str) {
-        let net = network(buckets);
+    fn evaluation_is_the_formula(buckets: usize, activation: Activation, fen: &str) {
+        let net = network_with(buckets, activation);
         let position = Skak::from_fen(fen).unwrap();
         let acc = net.refresh(&position);
         // By hand: bias plus the columns of the active inputs, clipped, times the weights.
@@ -677,16 +814,26 @@ mod tests {
         let bucket = ((pieces - 1) * buckets / 28).min(buckets - 1);
         let h = net.layers.hidden;
         let weights = &net.layers.output_weights[bucket * 2 * h..];
-        let mut sum = net.layers.output_bias[bucket];
+        // Clipped: the values in 0..=QA; squared: their squares, in units of QA * QA, brought
+        // back to QA before the bias.
+        let activated = |v: i32| match activation {
+            Activation::Clipped => v.clamp(0, QA),
+            Activation::SquaredClipped => v.clamp(0, QA) * v.clamp(0, QA),
+        };
+        let mut sum = 0;
         for unit in 0..h {
             assert_eq!(i32::from(acc.values[0][unit]), by_hand(0, unit));
-            sum += by_hand(0, unit).clamp(0, QA) * i32::from(weights[unit]);
-            sum += by_hand(1, unit).clamp(0, QA) * i32::from(weights[h + unit]);
+            sum += activated(by_hand(0, unit)) * i32::from(weights[unit]);
+            sum += activated(by_hand(1, unit)) * i32::from(weights[h + unit]);
         }
+        if activation == Activation::SquaredClipped {
+            sum /= QA;
+        }
+        sum += net.layers.output_bias[bucket];
         assert_eq!(
             net.evaluate(&acc, Color::White, pieces),
             (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32,
-            "{buckets} buckets, {fen}"
+            "{buckets} buckets, {activation}, {fen}"
         );
         // The flipped position, Black to move, looks the same from the side to move.
         let flipped = position.color_flipped();
@@ -711,12 +858,27 @@ mod tests {
                 _ => rng.next_u64() as i16,
             }
         };
-        for hidden in [1, 7, 8, 16, 130] {
-            let mut net = network(3);
+        // The squared activation's weights stay where training leaves them, which keeps
+        // `c * w` in i16 and, for these sizes, the sum in i32.
+        let limit = (SQUARED_OUTPUT_WEIGHT_LIMIT * QB as f32).round() as i16;
+        for (hidden, activation) in [1, 7, 8, 16, 130]
+            .into_iter()
+            .flat_map(|h| [Activation::Clipped, Activation::SquaredClipped].map(|a| (h, a)))
+        {
+            let mut net = network_with(3, activation);
             net.layers.hidden = hidden;
             net.layers.input_weights = vec![0; net.layers.inputs * hidden];
             net.layers.hidden_bias = vec![0; hidden];
-            net.layers.output_weights = (0..3 * 2 * hidden).map(|_| value(&mut rng)).collect();
+            net.layers.output_weights = (0..3 * 2 * hidden)
+                .map(|_| match activation {
+                    Activation::Clipped => value(&mut rng),
+                    Activation::SquaredClipped => match rng.below(3) {
+                        0 => -limit,
+                        1 => limit,
+                        _ => value(&mut rng).clamp(-limit, limit),
+                    },
+                })
+                .collect();
             for _ in 0..20 {
                 let acc = Accumulator {
                     values: [0, 1].map(|_| (0..hidden).map(|_| value(&mut rng)).collect()),
@@ -724,19 +886,28 @@ mod tests {
                 let active = 1 + rng.below(28);
                 let bucket = net.layers.bucket(active);
                 let weights = &net.layers.output_weights[bucket * 2 * hidden..];
-                let clipped = |v: i16| i64::from(v).clamp(0, i64::from(QA));
-                let sum: i64 = (0..hidden)
+                let activated = |v: i16| {
+                    let c = i64::from(v).clamp(0, i64::from(QA));
+                    match activation {
+                        Activation::Clipped => c,
+                        Activation::SquaredClipped => c * c,
+                    }
+                };
+                let products: i64 = (0..hidden)
                     .map(|u| {
-                        clipped(acc.values[1][u]) * i64::from(weights[u])
-                            + clipped(acc.values[0][u]) * i64::from(weights[hidden + u])
+                        activated(acc.values[1][u]) * i64::from(weights[u])
+                            + activated(acc.values[0][u]) * i64::from(weights[hidden + u])
                     })
-                    .sum::<i64>()
-                    + i64::from(net.layers.output_bias[bucket]);
+                    .sum::<i64>();
+                let sum = match activation {
+                    Activation::Clipped => products,
+                    Activation::SquaredClipped => products / i64::from(QA),
+                } + i64::from(net.layers.output_bias[bucket]);
                 let expected = (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32;
                 assert_eq!(
                     net.evaluate(&acc, Color::Black, active),
                     expected,
-                    "{hidden}"
+                    "{hidden} {activation}"
                 );
                 assert_eq!(net.evaluate_portable(&acc, Color::Black, active), expected);
             }

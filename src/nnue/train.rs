@@ -6,7 +6,10 @@
 //! the last quarter of the epochs, and a validation split that is never trained on.
 
 use super::data::Sample;
-use super::network::{Layers, Network, INPUT_WEIGHT_LIMIT, MAX_BUCKETS, QA, QB, SCALE};
+use super::network::{
+    Activation, Layers, Network, INPUT_WEIGHT_LIMIT, MAX_BUCKETS, QA, QB, SCALE,
+    SQUARED_OUTPUT_WEIGHT_LIMIT,
+};
 use crate::core::rng::Rng;
 use rayon::prelude::*;
 
@@ -17,6 +20,8 @@ pub struct Config {
     pub hidden: usize,
     /// Output buckets by piece count (1: one output).
     pub buckets: usize,
+    /// The hidden layer's activation.
+    pub activation: Activation,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per gradient step.
@@ -36,6 +41,7 @@ impl Default for Config {
         Config {
             hidden: 128,
             buckets: 1,
+            activation: Activation::Clipped,
             epochs: 10,
             batch: 4096,
             learning_rate: 0.001,
@@ -99,6 +105,7 @@ impl Layers<f32, f32> {
             hidden,
             buckets,
             start_active,
+            activation: Activation::Clipped,
             input_weights,
             hidden_bias: vec![0.0; hidden],
             output_weights: output.repeat(buckets),
@@ -125,12 +132,12 @@ impl Layers<f32, f32> {
         self.output_from(&acc, self.bucket(sample.inputs[0].len()))
     }
 
-    /// The output of bucket `b` from both views' hidden values (before clipping).
+    /// The output of bucket `b` from both views' hidden values (before the activation).
     fn output_from(&self, acc: &[f32], b: usize) -> f32 {
         let (weights, bias) = self.output_of(b);
         acc.iter()
             .zip(weights)
-            .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+            .map(|(&a, w)| self.activation.apply(a) * w)
             .sum::<f32>()
             + bias
     }
@@ -145,6 +152,7 @@ impl Layers<f32, f32> {
                 hidden: self.hidden,
                 buckets: self.buckets,
                 start_active: self.start_active,
+                activation: self.activation,
                 input_weights: self.input_weights.iter().map(|&w| q(w, QA)).collect(),
                 hidden_bias: self.hidden_bias.iter().map(|&w| q(w, QA)).collect(),
                 output_weights: self.output_weights.iter().map(|&w| q(w, QB)).collect(),
@@ -210,9 +218,10 @@ fn gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (Vec<f32>, f
         for (view, inputs) in sample.inputs.iter().enumerate() {
             for unit in 0..h {
                 let a = acc[view * h + unit];
-                g_w2[w2 + view * h + unit] += d_out * a.clamp(0.0, 1.0);
-                if a > 0.0 && a < 1.0 {
-                    let d_a = d_out * net.output_weights[w2 + view * h + unit];
+                g_w2[w2 + view * h + unit] += d_out * net.activation.apply(a);
+                let slope = net.activation.derivative(a);
+                if slope != 0.0 {
+                    let d_a = d_out * slope * net.output_weights[w2 + view * h + unit];
                     g_b1[unit] += d_a;
                     for &i in inputs {
                         g_w1[i as usize * h + unit] += d_a;
@@ -282,6 +291,7 @@ pub fn train(
         start_active,
         config.seed,
     );
+    net.activation = config.activation;
     let mut adam = Adam {
         m: vec![0.0; net.parameters()],
         v: vec![0.0; net.parameters()],
@@ -326,6 +336,11 @@ pub fn train(
             );
             for w in &mut net.input_weights {
                 *w = w.clamp(-INPUT_WEIGHT_LIMIT, INPUT_WEIGHT_LIMIT);
+            }
+            if net.activation == Activation::SquaredClipped {
+                for w in &mut net.output_weights {
+                    *w = w.clamp(-SQUARED_OUTPUT_WEIGHT_LIMIT, SQUARED_OUTPUT_WEIGHT_LIMIT);
+                }
             }
         }
         let epoch = Epoch {
@@ -380,7 +395,12 @@ mod tests {
         gradient_is_the_derivative(FloatNetwork::new(inputs, 4, 3));
         // Three buckets: the positions near the start use the last one's weights.
         let bucketed = FloatNetwork::with_buckets(inputs, 4, 3, 28, 3);
-        gradient_is_the_derivative(bucketed);
+        gradient_is_the_derivative(bucketed.clone());
+        let squared = FloatNetwork {
+            activation: Activation::SquaredClipped,
+            ..bucketed
+        };
+        gradient_is_the_derivative(squared);
     }
 
     fn gradient_is_the_derivative(net: FloatNetwork) {
@@ -428,14 +448,16 @@ mod tests {
     #[test]
     fn training_lowers_the_validation_loss_and_the_quantised_net_agrees() {
         for buckets in [1, 3] {
-            training_lowers_the_validation_loss(buckets);
+            training_lowers_the_validation_loss(buckets, Activation::Clipped);
         }
+        training_lowers_the_validation_loss(1, Activation::SquaredClipped);
     }
 
-    fn training_lowers_the_validation_loss(buckets: usize) {
+    fn training_lowers_the_validation_loss(buckets: usize, activation: Activation) {
         let config = Config {
             hidden: 16,
             buckets,
+            activation,
             epochs: 30,
             batch: 16,
             learning_rate: 0.01,
@@ -457,6 +479,7 @@ mod tests {
         assert_eq!(epochs.len(), 30);
         let after = epochs.last().unwrap().validation_loss;
         assert!(after < before / 4.0, "validation loss {before} -> {after}");
+        assert_eq!(net.activation, activation);
         // The quantised network evaluates within a few centipawns of the float one.
         let quantised = net.quantise("skak");
         for sample in &validation {

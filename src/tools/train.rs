@@ -5,7 +5,7 @@
 
 use crate::nnue::data::{add_mirror_images, read_samples};
 use crate::nnue::features::{input_count, start_active, NnueGame};
-use crate::nnue::network::MAX_BUCKETS;
+use crate::nnue::network::{Activation, MAX_BUCKETS};
 use crate::nnue::train::{split, train, Config};
 use crate::variants::Variant;
 use std::io::Write;
@@ -34,6 +34,9 @@ pub struct TrainArgs {
     /// board (in equal bands up to the start position's count). 1: one output.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
     pub buckets: u32,
+    /// The hidden layer's activation: `crelu` (clamp to 0..1) or `screlu` (its square).
+    #[arg(long, default_value_t = Activation::Clipped)]
+    pub activation: Activation,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub epochs: u32,
@@ -100,6 +103,7 @@ impl TrainArgs {
         let config = Config {
             hidden: self.hidden as usize,
             buckets: self.buckets as usize,
+            activation: self.activation,
             epochs: self.epochs as usize,
             batch: self.batch as usize,
             learning_rate: self.lr,
@@ -122,12 +126,13 @@ impl TrainArgs {
         let _ = writeln!(
             log,
             "train {}: {} positions ({mirrored} of them mirror images), {} for validation, \
-             {} inputs x {} hidden x {} buckets, {} ms to read",
+             {} inputs x {} hidden ({}) x {} buckets, {} ms to read",
             G::NAME,
             train_set.len(),
             validation.len(),
             input_count::<G>(),
             config.hidden,
+            config.activation,
             config.buckets,
             start.elapsed().as_millis()
         );
