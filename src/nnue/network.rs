@@ -37,6 +37,12 @@ pub const INPUT_WEIGHT_LIMIT: f32 = 1.98;
 /// `QA * round(limit * QB)`, fits in i16 (255 x 127).
 pub const SQUARED_OUTPUT_WEIGHT_LIMIT: f32 = 1.98;
 
+/// [`SQUARED_OUTPUT_WEIGHT_LIMIT`] quantised: the largest output weight a network with the
+/// squared activation may have.
+fn squared_weight_limit() -> u16 {
+    (SQUARED_OUTPUT_WEIGHT_LIMIT * QB as f32).round() as u16
+}
+
 /// The magic of a file with one output ([`Layers::buckets`] 1): the first format, still
 /// written for such networks so that their files stay as they were.
 const MAGIC_ONE_OUTPUT: &[u8; 8] = b"THOATNN1";
@@ -71,6 +77,7 @@ impl Activation {
         }
     }
 
+    /// The activation numbered `code` in a file, if there is one.
     fn from_code(code: u32) -> Option<Activation> {
         match code {
             0 => Some(Activation::Clipped),
@@ -340,6 +347,15 @@ impl Network {
         let input_weights = r.i16s(inputs * hidden, "input weights")?;
         let hidden_bias = r.i16s(hidden, "hidden biases")?;
         let output_weights = r.i16s(buckets * 2 * hidden, "output weights")?;
+        let limit = squared_weight_limit();
+        if activation == Activation::SquaredClipped
+            && output_weights.iter().any(|w| w.unsigned_abs() > limit)
+        {
+            return Err(format!(
+                "an output weight is beyond {limit}, which the squared activation's i16 products \
+                 cannot hold"
+            ));
+        }
         let output_bias = (0..buckets)
             .map(|_| r.u32("output bias").map(|b| b as i32))
             .collect::<Result<_, _>>()?;
@@ -733,6 +749,12 @@ mod tests {
         assert!(Network::from_bytes::<Skak>(&unknown)
             .unwrap_err()
             .contains("activation 7 is not supported"));
+        // So is a squared network whose output weights its products cannot hold.
+        let mut too_big = network_with(1, Activation::SquaredClipped);
+        too_big.layers.output_weights[3] = -200;
+        assert!(Network::from_bytes::<Skak>(&too_big.to_bytes())
+            .unwrap_err()
+            .contains("output weight is beyond 127"));
         let too_many = network(MAX_BUCKETS + 1).to_bytes();
         assert!(Network::from_bytes::<Skak>(&too_many)
             .unwrap_err()
@@ -860,7 +882,7 @@ mod tests {
         };
         // The squared activation's weights stay where training leaves them, which keeps
         // `c * w` in i16 and, for these sizes, the sum in i32.
-        let limit = (SQUARED_OUTPUT_WEIGHT_LIMIT * QB as f32).round() as i16;
+        let limit = squared_weight_limit() as i16;
         for (hidden, activation) in [1, 7, 8, 16, 130]
             .into_iter()
             .flat_map(|h| [Activation::Clipped, Activation::SquaredClipped].map(|a| (h, a)))
