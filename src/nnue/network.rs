@@ -33,7 +33,7 @@ pub const SCALE: i32 = 400;
 pub const INPUT_WEIGHT_LIMIT: f32 = 1.98;
 
 /// Output weights of a network with the squared activation stay within this many units
-/// (training clips them), so that an activated value times a quantised weight,
+/// (training clips them; a file with larger ones is refused), so that an activated value times a quantised weight,
 /// `QA * round(limit * QB)`, fits in i16 (255 x 127).
 pub const SQUARED_OUTPUT_WEIGHT_LIMIT: f32 = 1.98;
 
@@ -608,10 +608,10 @@ fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
 }
 
 /// `sum(c * (c * w))` with `c = clamp(v, 0, QA)`: one view's share of the output with the
-/// squared activation. `c * w` is taken in i16, which holds it for the weights training
-/// leaves ([`SQUARED_OUTPUT_WEIGHT_LIMIT`]), so that the compiler multiplies in i16 and
-/// feeds `pmaddwd`; a weight outside that range (a file written elsewhere) wraps, and so does
-/// the sum of a network whose units would overflow i32, the same on every machine.
+/// squared activation. `c * w` is taken in i16, which holds it for every weight a network
+/// may have ([`SQUARED_OUTPUT_WEIGHT_LIMIT`]: training clips to it and reading a file checks
+/// it), so that the compiler multiplies in i16 and feeds `pmaddwd`. The sum of a network
+/// whose units would overflow i32 wraps, the same on every machine.
 #[inline(always)]
 fn squared_dot(values: &[i16], weights: &[i16]) -> i32 {
     values
