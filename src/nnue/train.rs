@@ -261,15 +261,45 @@ impl Adam {
     }
 }
 
-/// Splits the samples (shuffled by the seed) into training and validation positions.
-pub fn split(mut samples: Vec<Sample>, config: &Config) -> (Vec<Sample>, Vec<Sample>) {
-    let mut rng = Rng::new(config.seed, 0x5350_4c49);
-    for i in (1..samples.len()).rev() {
-        samples.swap(i, rng.below(i + 1));
-    }
+/// Positions in one block of the validation split: datagen writes each game's positions
+/// together, and a block holds about forty chess games, so nearly every game is kept whole on
+/// one side of the split.
+const SPLIT_BLOCK: usize = 4096;
+
+/// Splits the samples into training and validation positions by blocks of consecutive
+/// positions (chosen by the seed), so that validation measures games the network never saw:
+/// positions of one game are alike, and a split by position let the validation loss fall while
+/// the network played worse (docs/nnue.md, session 24). Small sets use blocks of a twentieth.
+pub fn split(samples: Vec<Sample>, config: &Config) -> (Vec<Sample>, Vec<Sample>) {
     let keep = ((samples.len() as f64 * config.validation).round() as usize).min(samples.len());
-    let validation = samples.split_off(samples.len() - keep);
-    (samples, validation)
+    let block = (samples.len() / 20).clamp(1, SPLIT_BLOCK);
+    let blocks = samples.len().div_ceil(block);
+    let mut order: Vec<usize> = (0..blocks).collect();
+    let mut rng = Rng::new(config.seed, 0x5350_4c49);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    // The first blocks of the shuffled order go to validation, the last of them cut to size.
+    let mut in_validation = vec![0usize; blocks];
+    let mut wanted = keep;
+    for &b in &order {
+        if wanted == 0 {
+            break;
+        }
+        let size = block.min(samples.len() - b * block);
+        in_validation[b] = size.min(wanted);
+        wanted -= in_validation[b];
+    }
+    let mut train = Vec::with_capacity(samples.len() - keep);
+    let mut validation = Vec::with_capacity(keep);
+    for (i, sample) in samples.into_iter().enumerate() {
+        if i % block < in_validation[i / block] {
+            validation.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    (train, validation)
 }
 
 /// Trains a network of `inputs` inputs on `train`, reporting each epoch (with its validation
@@ -443,6 +473,43 @@ mod tests {
             k => n.output_bias[k - w1 - b1 - w2] += delta,
         }
         n
+    }
+
+    /// The split keeps the asked share apart, in runs of consecutive positions (whole
+    /// games), loses none, and depends on the seed.
+    #[test]
+    fn the_validation_split_takes_whole_blocks() {
+        let samples: Vec<Sample> = (0..1000)
+            .map(|i| Sample {
+                inputs: [vec![], vec![]],
+                score: i,
+                result: 0.5,
+                mirrorable: false,
+            })
+            .collect();
+        let config = Config {
+            validation: 0.2,
+            ..Config::default()
+        };
+        let (train_set, validation) = split(samples.clone(), &config);
+        assert_eq!(validation.len(), 200);
+        assert_eq!(train_set.len(), 800);
+        let mut all: Vec<i32> = train_set
+            .iter()
+            .chain(&validation)
+            .map(|s| s.score)
+            .collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..1000).collect::<Vec<_>>());
+        // Blocks of 50: four whole blocks, each a run of consecutive positions.
+        let scores: Vec<i32> = validation.iter().map(|s| s.score).collect();
+        for run in scores.chunks(50) {
+            assert_eq!(run[0] % 50, 0, "{scores:?}");
+            assert!(run.windows(2).all(|w| w[1] == w[0] + 1), "{scores:?}");
+        }
+        let other = Config { seed: 2, ..config };
+        let (_, validation2) = split(samples, &other);
+        assert_ne!(validation, validation2);
     }
 
     #[test]

@@ -49,7 +49,8 @@ pub struct TrainArgs {
     /// Weight of the search's score in the target; the rest is the game's result.
     #[arg(long, default_value_t = Config::default().lambda)]
     pub lambda: f32,
-    /// Share of the positions kept apart for validation.
+    /// Share of the positions kept apart for validation, in blocks of consecutive positions
+    /// (whole games of `datagen`'s output).
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
     /// Seed of the initial weights and the order of the positions.
