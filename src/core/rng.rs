@@ -48,6 +48,13 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+
+    /// Puts `items` in a random order (Fisher-Yates, from the last element down).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -64,5 +71,21 @@ mod tests {
         assert_ne!(first, (0..8).map(|_| c.next_u64()).collect::<Vec<_>>());
         assert!((0..1000).all(|_| a.below(7) < 7));
         assert_eq!(a.below(0), 0);
+    }
+
+    #[test]
+    fn shuffle_permutes_and_follows_the_seed() {
+        let shuffled = |seed| {
+            let mut items: Vec<u32> = (0..50).collect();
+            Rng::new(seed, 0).shuffle(&mut items);
+            items
+        };
+        let mut sorted = shuffled(1);
+        assert_ne!(sorted, (0..50).collect::<Vec<_>>());
+        assert_eq!(sorted, shuffled(1));
+        assert_ne!(sorted, shuffled(2));
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+        Rng::new(1, 0).shuffle::<u32>(&mut []);
     }
 }

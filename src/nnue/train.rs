@@ -275,10 +275,7 @@ pub fn split(samples: Vec<Sample>, config: &Config) -> (Vec<Sample>, Vec<Sample>
     let block = (samples.len() / 20).clamp(1, SPLIT_BLOCK);
     let blocks = samples.len().div_ceil(block);
     let mut order: Vec<usize> = (0..blocks).collect();
-    let mut rng = Rng::new(config.seed, 0x5350_4c49);
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
+    Rng::new(config.seed, 0x5350_4c49).shuffle(&mut order);
     // The first blocks of the shuffled order go to validation, the last of them cut to size.
     let mut in_validation = vec![0usize; blocks];
     let mut wanted = keep;
@@ -332,9 +329,7 @@ pub fn train(
     // Each batch is cut into this many pieces whose gradients are summed in order.
     let pieces = rayon::current_num_threads().max(1);
     for number in 1..=config.epochs {
-        for i in (1..train.len()).rev() {
-            train.swap(i, rng.below(i + 1));
-        }
+        rng.shuffle(&mut train);
         let lr = if number * 4 > config.epochs * 3 {
             config.learning_rate / 10.0
         } else {

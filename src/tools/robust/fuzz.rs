@@ -161,10 +161,7 @@ fn mutate_once(rng: &mut Rng, chars: &mut Vec<char>, others: &[String]) {
             let n = fields.len();
             match rng.below(3) {
                 0 => {
-                    for i in (1..n).rev() {
-                        let j = rng.below(i + 1);
-                        fields.swap(i, j);
-                    }
+                    rng.shuffle(&mut fields);
                 }
                 1 => {
                     fields.remove(rng.below(n));

@@ -72,10 +72,7 @@ fn rng(seed: u64, stream: u64) -> Rng {
 /// The book in the order the games use it: shuffled by the seed (Fisher-Yates).
 fn book_order(book: &[String], seed: u64) -> Vec<String> {
     let mut order = book.to_vec();
-    let mut rng = rng(seed, u64::MAX);
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
+    rng(seed, u64::MAX).shuffle(&mut order);
     order
 }
 
