@@ -68,12 +68,16 @@ openings: build
 
 # A network for one game (docs/nnue.md): self-play positions with scores, training, and a
 # quick match of the network against the classical evaluation. Each step prints its time.
+# The defaults are the recipe of the built-in networks (chess: NET_HIDDEN=256 NET_BUCKETS=8).
 # A small run end to end: make net VARIANT=skak NET_GAMES=200 NET_EPOCHS=5 NET_CHECK_GAMES=20
 NET_GAMES ?= 5000
-NET_NODES ?= 2000
+NET_NODES ?= 4000
+NET_RANDOM_PLIES ?= 6
+NET_SEED ?= 1
 NET_THREADS ?= 2
 NET_HIDDEN ?= 128
-NET_EPOCHS ?= 20
+NET_BUCKETS ?= 1
+NET_EPOCHS ?= 10
 NET_CHECK_GAMES ?= 100
 .PHONY: net
 net: build
@@ -81,11 +85,13 @@ net: build
 	mkdir -p target/nets nets
 	@start=$$(date +%s); \
 	./target/release/thoat datagen --variant $(VARIANT) --games $(NET_GAMES) --nodes $(NET_NODES) \
-		--threads $(NET_THREADS) --scores --output target/nets/$(VARIANT).txt && \
+		--threads $(NET_THREADS) --scores --seed $(NET_SEED) --random-plies $(NET_RANDOM_PLIES) \
+		--output target/nets/$(VARIANT).txt && \
 	echo "make net: datagen took $$(( $$(date +%s) - start )) s"
 	@start=$$(date +%s); \
 	./target/release/thoat train --variant $(VARIANT) --input target/nets/$(VARIANT).txt \
-		--output nets/$(VARIANT).nnue --hidden $(NET_HIDDEN) --epochs $(NET_EPOCHS) && \
+		--output nets/$(VARIANT).nnue --hidden $(NET_HIDDEN) --buckets $(NET_BUCKETS) \
+		--epochs $(NET_EPOCHS) --mirror --threads $(NET_THREADS) && \
 	echo "make net: train took $$(( $$(date +%s) - start )) s"
 	@start=$$(date +%s); \
 	./target/release/thoat match --variant $(VARIANT) \
