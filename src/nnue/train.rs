@@ -165,6 +165,29 @@ impl Layers<f32, f32> {
         }
     }
 
+    /// The float network that [`quantise`](Self::quantise) would turn into `net`: the
+    /// starting point of a network trained further (`thoat train --init`).
+    pub fn from_quantised(net: &Network) -> FloatNetwork {
+        let l = &net.layers;
+        let scaled =
+            |w: &[i16], scale: i32| w.iter().map(|&w| f32::from(w) / scale as f32).collect();
+        FloatNetwork {
+            inputs: l.inputs,
+            hidden: l.hidden,
+            buckets: l.buckets,
+            start_active: l.start_active,
+            activation: l.activation,
+            input_weights: scaled(&l.input_weights, QA),
+            hidden_bias: scaled(&l.hidden_bias, QA),
+            output_weights: scaled(&l.output_weights, QB),
+            output_bias: l
+                .output_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
+        }
+    }
+
     fn parameters(&self) -> usize {
         self.input_weights.len()
             + self.hidden_bias.len()
@@ -305,7 +328,7 @@ pub fn split(samples: Vec<Sample>, config: &Config) -> (Vec<Sample>, Vec<Sample>
 pub fn train(
     inputs: usize,
     start_active: usize,
-    mut train: Vec<Sample>,
+    train: Vec<Sample>,
     validation: &[Sample],
     config: &Config,
     report: &mut dyn FnMut(&Epoch, &FloatNetwork),
@@ -319,6 +342,18 @@ pub fn train(
         config.seed,
     );
     net.activation = config.activation;
+    train_further(net, train, validation, config, report)
+}
+
+/// Trains `net` further on `train`, as [`train`] does from random weights; `config`'s layer
+/// sizes and activation are `net`'s own. The optimiser starts afresh.
+pub fn train_further(
+    mut net: FloatNetwork,
+    mut train: Vec<Sample>,
+    validation: &[Sample],
+    config: &Config,
+    report: &mut dyn FnMut(&Epoch, &FloatNetwork),
+) -> FloatNetwork {
     let mut adam = Adam {
         m: vec![0.0; net.parameters()],
         v: vec![0.0; net.parameters()],
@@ -505,6 +540,52 @@ mod tests {
         let other = Config { seed: 2, ..config };
         let (_, validation2) = split(samples, &other);
         assert_ne!(validation, validation2);
+    }
+
+    #[test]
+    fn a_network_trained_further_starts_from_its_weights() {
+        let config = Config {
+            hidden: 16,
+            buckets: 2,
+            epochs: 20,
+            batch: 16,
+            learning_rate: 0.01,
+            validation: 0.25,
+            ..Config::default()
+        };
+        let (train_set, validation) = split(data(), &config);
+        let inputs = input_count::<Skak>();
+        let net = train(
+            inputs,
+            28,
+            train_set.clone(),
+            &validation,
+            &config,
+            &mut |_, _| {},
+        );
+        // The file's integers come back as the floats that quantise to them.
+        let quantised = net.quantise("skak");
+        let restored = FloatNetwork::from_quantised(&quantised);
+        assert_eq!(restored.quantise("skak"), quantised);
+        let fresh = loss(
+            &FloatNetwork::new(inputs, 16, 7),
+            &validation,
+            config.lambda,
+        );
+        let trained = loss(&restored, &validation, config.lambda);
+        assert!(trained < fresh / 4.0, "trained {trained}, fresh {fresh}");
+        // One small step further keeps what was learnt.
+        let further = Config {
+            epochs: 1,
+            learning_rate: 0.0005,
+            ..config
+        };
+        let mut first = f64::MAX;
+        let net = train_further(restored, train_set, &validation, &further, &mut |e, _| {
+            first = e.validation_loss
+        });
+        assert!(first < trained * 1.5, "{trained} -> {first}");
+        assert_eq!((net.hidden, net.buckets), (16, 2));
     }
 
     #[test]

@@ -5,8 +5,8 @@
 
 use crate::nnue::data::{add_mirror_images, read_samples};
 use crate::nnue::features::{input_count, start_active, NnueGame};
-use crate::nnue::network::{Activation, MAX_BUCKETS};
-use crate::nnue::train::{split, train, Config};
+use crate::nnue::network::{Activation, Network, MAX_BUCKETS};
+use crate::nnue::train::{split, train_further, Config, FloatNetwork};
 use crate::variants::Variant;
 use std::io::Write;
 use std::path::PathBuf;
@@ -61,6 +61,11 @@ pub struct TrainArgs {
     /// castling rights, skak, jetan), as a second position with the same score and result.
     #[arg(long)]
     pub mirror: bool,
+    /// Start from this network file's weights instead of random ones (fine-tuning on new
+    /// data, usually with a smaller `--lr`). Its game must be `--variant`'s, and `--hidden`,
+    /// `--buckets` and `--activation` must be its own.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Threads (default: all cores).
     #[arg(long, short = 't', value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
@@ -91,6 +96,36 @@ impl TrainArgs {
         pool.install(|| crate::with_game!(self.variant, G => self.train_game::<G>(&text, &output)))
     }
 
+    /// The network of `--init`, as floats, when it is given and fits `config`.
+    fn initial_network<G: NnueGame>(
+        &self,
+        config: &Config,
+    ) -> Result<Option<FloatNetwork>, String> {
+        let Some(path) = &self.init else {
+            return Ok(None);
+        };
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let network = Network::from_bytes::<G>(&bytes)
+            .map_err(|e| format!("--init {}: {e}", path.display()))?;
+        let l = &network.layers;
+        if (l.hidden, l.buckets, l.activation) != (config.hidden, config.buckets, config.activation)
+        {
+            return Err(format!(
+                "--init {} has {} hidden units, {} output buckets and {}: give --hidden {} \
+                 --buckets {} --activation {}",
+                path.display(),
+                l.hidden,
+                l.buckets,
+                l.activation,
+                l.hidden,
+                l.buckets,
+                l.activation
+            ));
+        }
+        Ok(Some(FloatNetwork::from_quantised(&network)))
+    }
+
     fn train_game<G: NnueGame>(&self, text: &str, output: &std::path::Path) -> Result<(), String> {
         let start = Instant::now();
         let mut log = std::io::stderr().lock();
@@ -112,6 +147,7 @@ impl TrainArgs {
             validation: self.validation,
             seed: self.seed,
         };
+        let initial = self.initial_network::<G>(&config)?;
         let (mut train_set, validation) = split(samples, &config);
         let mirrored = if self.mirror {
             add_mirror_images::<G>(&mut train_set)
@@ -142,27 +178,31 @@ impl TrainArgs {
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let mut saved: Result<(), String> = Ok(());
-        train(
-            input_count::<G>(),
-            start_active::<G>(),
-            train_set,
-            &validation,
-            &config,
-            &mut |epoch, net| {
-                let _ = writeln!(
-                    log,
-                    "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.1} s",
-                    epoch.number,
-                    epoch.train_loss,
-                    epoch.validation_loss,
-                    start.elapsed().as_secs_f64()
-                );
-                if saved.is_ok() {
-                    saved = std::fs::write(output, net.quantise(G::NAME).to_bytes())
-                        .map_err(|e| format!("cannot write {}: {e}", output.display()));
-                }
-            },
-        );
+        let net = initial.unwrap_or_else(|| {
+            let mut net = FloatNetwork::with_buckets(
+                input_count::<G>(),
+                config.hidden,
+                config.buckets,
+                start_active::<G>(),
+                config.seed,
+            );
+            net.activation = config.activation;
+            net
+        });
+        train_further(net, train_set, &validation, &config, &mut |epoch, net| {
+            let _ = writeln!(
+                log,
+                "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.1} s",
+                epoch.number,
+                epoch.train_loss,
+                epoch.validation_loss,
+                start.elapsed().as_secs_f64()
+            );
+            if saved.is_ok() {
+                saved = std::fs::write(output, net.quantise(G::NAME).to_bytes())
+                    .map_err(|e| format!("cannot write {}: {e}", output.display()));
+            }
+        });
         saved?;
         let _ = writeln!(log, "train {}: wrote {}", G::NAME, output.display());
         Ok(())
