@@ -263,3 +263,25 @@ fn royal_pieces_en_prise_are_threats() {
     assert_eq!(position.move_text(best.unwrap()), "h10h7");
     assert!(score >= MATE - 3, "score {score}");
 }
+
+#[test]
+fn a_node_limit_stops_at_its_count() {
+    // One thread stops at the limit itself, not at the next multiple of the interval at
+    // which it checks the clock (1024 nodes): a few nodes more while the search unwinds.
+    let game = GameState::new(Chess::from_fen(Chess::START_FEN).unwrap());
+    for limit in [1, 1000, 1500, 5000] {
+        let limits = Limits::fixed_nodes(limit);
+        let settings = Settings {
+            threads: 1,
+            multipv: 1,
+            ..Settings::default()
+        };
+        let outcome = thoat::search::search_quietly(&game, &limits, &settings, &Shared::new(16));
+        assert!(outcome.best.is_some());
+        assert!(
+            (limit..limit + 64).contains(&outcome.nodes),
+            "go nodes {limit}: {} nodes",
+            outcome.nodes
+        );
+    }
+}

@@ -23,7 +23,8 @@ use crate::core::{GameResult, GameState, Move};
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
-/// How often (in nodes) a thread publishes its node count and checks the clock.
+/// How often (in nodes) a thread publishes its node count and checks the clock; more often
+/// near a node limit ([`Worker::check_interval`]).
 const CHECK_INTERVAL: u64 = 1024;
 /// Nodes at least this deep put off moves another thread is searching (ABDADA): below it
 /// the bookkeeping costs more than the duplicated work it saves.
@@ -111,6 +112,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     id: usize,
     nodes: u64,
     unpublished: u64,
+    /// Nodes counted between two publications of the count.
+    check_interval: u64,
     seldepth: usize,
     /// Hashes of the game so far and of the current search path, for repetitions.
     path: Vec<u64>,
@@ -135,6 +138,16 @@ pub(super) struct Worker<'a, G: SearchGame> {
     sharing: bool,
     /// Set when another thread completed the depth in progress: the iteration unwinds.
     abandoned: bool,
+}
+
+/// Nodes a thread counts before it next publishes its count: [`CHECK_INTERVAL`], or its share
+/// of what is left of a node limit, so that `go nodes N` stops at `N` nodes with one thread
+/// (not at the next multiple of the interval: `go nodes 1500` searched 2048 nodes).
+fn check_interval(limit: Option<u64>, total: u64, threads: usize) -> u64 {
+    match limit {
+        Some(n) => (n.saturating_sub(total) / threads.max(1) as u64).clamp(1, CHECK_INTERVAL),
+        None => CHECK_INTERVAL,
+    }
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -179,6 +192,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             id,
             nodes: 0,
             unpublished: 0,
+            check_interval: check_interval(limits.nodes, 0, settings.threads),
             seldepth: 0,
             path,
             stack: vec![Frame::default(); plies + 2],
@@ -375,14 +389,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         total
     }
 
-    /// Counts a node; every `CHECK_INTERVAL` nodes publishes the count and (main thread)
+    /// Counts a node; every `check_interval` nodes publishes the count and (main thread)
     /// checks the clock and the node limit.
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unpublished += 1;
-        if self.unpublished >= CHECK_INTERVAL {
+        if self.unpublished >= self.check_interval {
             let total = self.publish_nodes();
+            self.check_interval = check_interval(self.limits.nodes, total, self.settings.threads);
             let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
             if self.id == 0 && (over_nodes || self.clock.hard_expired()) {
                 self.shared.stop.store(true, Ordering::Relaxed);
