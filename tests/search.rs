@@ -171,6 +171,19 @@ fn chaturanga_mates() {
     ]);
 }
 
+/// Chaturanga's late-move pruning still tries quiet checks (`LATE_QUIET_CHECKS`): after
+/// e2d1 every Black reply allows the quiet mate b2b3, found behind the many quiet moves that
+/// come before it. Without the checks a depth-2 search scored this +183 for Black.
+#[test]
+fn chaturanga_sees_a_quiet_mate_behind_late_moves() {
+    let (_, score, _) = think::<Chaturanga>(
+        "4q1br/3r4/Pppp2pp/1B1Pp1p1/1R2P3/2k5/1R3PPP/3K4 b - - 3 45",
+        2,
+        1,
+    );
+    assert_eq!(score, -(MATE - 2), "score {score}");
+}
+
 /// Chaturanga: stalemating the opponent loses, so the engine must not do it.
 #[test]
 fn chaturanga_avoids_giving_stalemate() {

@@ -60,6 +60,12 @@ pub trait SearchGame: Game + crate::nnue::features::NnueGame {
         false
     }
 
+    /// Whether late-move pruning, once a node has tried its few quiet moves, still tries
+    /// the remaining quiet moves that give check (in generation order): a quiet mate behind
+    /// many quiet moves is then found at the depth it needs. Off by default: in chess the
+    /// checks cost more time than they gained (docs/search.md, session 23).
+    const LATE_QUIET_CHECKS: bool = false;
+
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check (the default) answer `false`.
     fn in_check(&self) -> bool {

@@ -61,6 +61,9 @@ pub(super) struct MovePicker {
     quiets_start: usize,
     /// Set by the search when no more quiet moves are wanted (late-move pruning).
     pub skip_quiets: bool,
+    /// With `skip_quiets`: still hand out the quiet moves that give check, unsorted
+    /// ([`SearchGame::LATE_QUIET_CHECKS`]).
+    pub quiet_checks_after_skip: bool,
 }
 
 impl MovePicker {
@@ -89,6 +92,7 @@ impl MovePicker {
             next: 0,
             quiets_start: 0,
             skip_quiets: false,
+            quiet_checks_after_skip: false,
         }
     }
 
@@ -129,12 +133,23 @@ impl MovePicker {
                     if !self.skip_quiets {
                         self.score_quiets(pos, data, context);
                     }
+                    self.next = self.quiets_start;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.skip_quiets || self.next >= self.moves.len() {
+                    if self.next >= self.moves.len()
+                        || (self.skip_quiets && !self.quiet_checks_after_skip)
+                    {
                         self.stage = Stage::BadCaptures;
                         self.next = 0;
+                        continue;
+                    }
+                    if self.skip_quiets {
+                        let mv = self.moves[self.next];
+                        self.next += 1;
+                        if pos.gives_check(mv) {
+                            return Some((mv, Class::Quiet));
+                        }
                         continue;
                     }
                     let score = self.best_score(self.moves.len());

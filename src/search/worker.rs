@@ -866,6 +866,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     let late = move_count > late_move_limit(depth, improving);
                     if late && depth <= 8 {
                         picker.skip_quiets = true;
+                        picker.quiet_checks_after_skip = G::LATE_QUIET_CHECKS;
                         continue;
                     }
                     if lmr_depth < 4 && history < -3500 * depth {

@@ -89,6 +89,10 @@ const _: () = assert!(WEIGHTS.len() == TERMS && <Chaturanga as Tunable>::TERM_NA
 const _: () = assert!(EMPTY as usize <= crate::search::PIECE_SLOTS);
 
 impl SearchGame for Chaturanga {
+    // Quiet mates behind late moves: the suite's mates in 2 at low node budgets
+    // (docs/search.md, session 28).
+    const LATE_QUIET_CHECKS: bool = true;
+
     fn material(&self) -> i32 {
         let side = |c: Color| -> i32 {
             [PAWN, HORSE, ELEPHANT, CHARIOT, COUNSELLOR]
