@@ -333,16 +333,21 @@ pub fn train(
     config: &Config,
     report: &mut dyn FnMut(&Epoch, &FloatNetwork),
 ) -> FloatNetwork {
-    let buckets = config.buckets.clamp(1, MAX_BUCKETS);
+    let net = initial_network(inputs, start_active, config);
+    train_further(net, train, validation, config, report)
+}
+
+/// The random network (seeded) that [`train`] starts from: `config`'s sizes and activation.
+pub fn initial_network(inputs: usize, start_active: usize, config: &Config) -> FloatNetwork {
     let mut net = FloatNetwork::with_buckets(
         inputs,
         config.hidden.max(1),
-        buckets,
+        config.buckets.clamp(1, MAX_BUCKETS),
         start_active,
         config.seed,
     );
     net.activation = config.activation;
-    train_further(net, train, validation, config, report)
+    net
 }
 
 /// Trains `net` further on `train`, as [`train`] does from random weights; `config`'s layer

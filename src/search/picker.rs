@@ -5,7 +5,9 @@
 //! 2. good captures and promotions (static exchange >= 0), by victim and capture history;
 //! 3. quiet moves: the two killers and the counter move first, then by butterfly history
 //!    plus the continuation histories of the moves one and two plies back (in duck chess
-//!    the duck square's history is part of the butterfly score);
+//!    the duck square's history is part of the butterfly score); once late-move pruning
+//!    ends them, the rest that give check where the game asks for them
+//!    ([`SearchGame::LATE_QUIET_CHECKS`]), unsorted;
 //! 4. the losing captures, in the order they were met.
 
 use super::history::{piece_to, ThreadData};

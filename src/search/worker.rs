@@ -24,7 +24,7 @@ use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
 /// How often (in nodes) a thread publishes its node count and checks the clock; more often
-/// near a node limit ([`Worker::check_interval`]).
+/// near a node limit ([`check_interval`]).
 const CHECK_INTERVAL: u64 = 1024;
 /// Nodes at least this deep put off moves another thread is searching (ABDADA): below it
 /// the bookkeeping costs more than the duplicated work it saves.

@@ -6,7 +6,7 @@
 use crate::nnue::data::{add_mirror_images, read_samples};
 use crate::nnue::features::{input_count, start_active, NnueGame};
 use crate::nnue::network::{Activation, Network, MAX_BUCKETS};
-use crate::nnue::train::{split, train_further, Config, FloatNetwork};
+use crate::nnue::train::{initial_network, split, train_further, Config, FloatNetwork};
 use crate::variants::Variant;
 use std::io::Write;
 use std::path::PathBuf;
@@ -178,17 +178,8 @@ impl TrainArgs {
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let mut saved: Result<(), String> = Ok(());
-        let net = initial.unwrap_or_else(|| {
-            let mut net = FloatNetwork::with_buckets(
-                input_count::<G>(),
-                config.hidden,
-                config.buckets,
-                start_active::<G>(),
-                config.seed,
-            );
-            net.activation = config.activation;
-            net
-        });
+        let net = initial
+            .unwrap_or_else(|| initial_network(input_count::<G>(), start_active::<G>(), &config));
         train_further(net, train_set, &validation, &config, &mut |epoch, net| {
             let _ = writeln!(
                 log,
