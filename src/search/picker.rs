@@ -135,6 +135,7 @@ impl MovePicker {
                     if !self.skip_quiets {
                         self.score_quiets(pos, data, context);
                     }
+                    // Scored or not (late-move pruning came first), the quiets start here.
                     self.next = self.quiets_start;
                     self.stage = Stage::Quiets;
                 }
@@ -212,7 +213,6 @@ impl MovePicker {
                     + data.continuation_score(c.previous[1], current)
             };
         }
-        self.next = self.quiets_start;
     }
 
     fn best_score(&self, end: usize) -> i32 {
