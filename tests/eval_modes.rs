@@ -286,3 +286,69 @@ fn nnue_searches_of_every_game_update_their_accumulators_exactly() {
         thoat::with_game!(v, G => run::<G>());
     }
 }
+
+/// The number at the end of the line of `lines` that starts with `what`.
+fn value_of(lines: &[String], what: &str) -> Option<i32> {
+    let line = lines.iter().find(|l| l.starts_with(what))?;
+    line.split_whitespace().last()?.parse().ok()
+}
+
+/// `eval` prints the classical evaluation term by term (the terms add up to it), material,
+/// the network's evaluation, all from White's side, and which one the search uses; a game
+/// that is over is not evaluated.
+#[test]
+fn the_eval_command_shows_every_evaluation_of_the_position() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 c7c5 g1f3");
+    e.send("eval");
+    let lines = e.sync();
+    let position =
+        Chess::from_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2").unwrap();
+    // Black is to move: White's view is the negated side-to-move score.
+    let full = value_of(&lines, "full (classical) evaluation");
+    assert_eq!(full, Some(-position.evaluate()), "{lines:?}");
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("term"))
+        .expect("a header");
+    let total = lines
+        .iter()
+        .position(|l| l.starts_with("full"))
+        .expect("a total");
+    let parts: i32 = lines[header + 1..total]
+        .iter()
+        .map(|l| l.split_whitespace().last().unwrap().parse::<i32>().unwrap())
+        .sum();
+    assert_eq!(Some(parts), full, "{lines:?}");
+    assert_eq!(value_of(&lines, "material"), Some(0));
+    let network = thoat::nnue::embedded::network::<Chess>().expect("chess has a network");
+    assert_eq!(
+        value_of(&lines, "nnue (built in"),
+        Some(-network.evaluate_position(&position)),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "The search evaluates with: nnue");
+
+    e.send("setoption name Evaluation value material");
+    e.send("eval");
+    let lines = e.sync();
+    assert_eq!(lines.last().unwrap(), "The search evaluates with: material");
+
+    e.send("setoption name UCI_Variant value jetan");
+    e.send("setoption name Evaluation value nnue");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.contains(&"nnue: jetan has no network".to_string()),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "The search evaluates with: full");
+
+    e.send("setoption name UCI_Variant value chess");
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("eval");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("The game is over (0-1"), "{lines:?}");
+    e.quit();
+}

@@ -325,6 +325,25 @@ pub struct Settings {
     pub contempt: i32,
 }
 
+impl Settings {
+    /// The network the search evaluates `G` with: with `Evaluation nnue`, the settings'
+    /// network when it is one of `G`'s (so that its inputs fit the game's), else the game's
+    /// built-in one; none otherwise.
+    pub fn network_of<G: SearchGame>(&self) -> Option<&crate::nnue::network::Network> {
+        match self.eval {
+            EvalMode::Nnue => self
+                .network
+                .as_deref()
+                .filter(|n| {
+                    n.game == G::NAME
+                        && n.layers.inputs == crate::nnue::features::input_count::<G>()
+                })
+                .or_else(|| crate::nnue::embedded::network::<G>()),
+            _ => None,
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {

@@ -163,17 +163,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut path = root.history.clone();
         path.push(root.position.hash());
         let plies = MAX_PLY + 2;
-        let network = match settings.eval {
-            EvalMode::Nnue => settings
-                .network
-                .as_deref()
-                .filter(|n| {
-                    n.game == G::NAME
-                        && n.layers.inputs == crate::nnue::features::input_count::<G>()
-                })
-                .or_else(|| crate::nnue::embedded::network::<G>()),
-            _ => None,
-        };
+        let network = settings.network_of::<G>();
         let accumulators = match network {
             Some(n) => (0..plies + 2)
                 .map(|_| CachedAccumulator::new(n.layers.hidden))

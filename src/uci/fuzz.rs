@@ -90,6 +90,7 @@ const COMMANDS: &[&str] = &[
     "quit",
     "bench",
     "d",
+    "eval",
 ];
 
 impl Lines {
@@ -128,7 +129,7 @@ impl Lines {
                 let first = line.split_whitespace().next().unwrap_or("");
                 let perft = line.split_whitespace().any(|t| t == "perft");
                 let go_accepted = first == "go" && errors == 0 && !perft;
-                let free_text = matches!(first, "d" | "bench");
+                let free_text = matches!(first, "d" | "eval" | "bench");
                 if go_accepted {
                     searches.push_back(before.clone());
                 }
@@ -321,7 +322,8 @@ fn command_line(rng: &mut Rng, game: &AnyGame) -> String {
         0 => "uci".to_string(),
         1 | 2 => "isready".to_string(),
         3 => "ucinewgame".to_string(),
-        4 => "d".to_string(),
+        4 if rng.below(2) == 0 => "d".to_string(),
+        4 => "eval".to_string(),
         5 => "stop".to_string(),
         6 => "ponderhit".to_string(),
         7 => format!(

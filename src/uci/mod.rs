@@ -184,6 +184,11 @@ impl Uci {
                 send(&self.out, self.game.describe().trim_end());
                 Ok(())
             }
+            ["eval", ..] => {
+                let text = self.game.evaluation_text(&self.settings());
+                send(&self.out, text.trim_end());
+                Ok(())
+            }
             // Standard UCI commands with nothing to do here: debug output goes to the log
             // (`RUST_LOG`), and the engine needs no registration.
             ["debug", "on" | "off"] | ["register", ..] => Ok(()),
@@ -328,6 +333,17 @@ impl Uci {
         Ok(())
     }
 
+    /// The settings of a search from the options.
+    fn settings(&self) -> Settings {
+        Settings {
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            eval: self.options.eval,
+            network: self.network(),
+            contempt: self.options.contempt,
+        }
+    }
+
     /// The current game's network from `EvalFile` (without one the search takes the built-in
     /// network). With `Evaluation nnue` set and neither, a warning: the search uses the full
     /// evaluation.
@@ -379,13 +395,7 @@ impl Uci {
         let job = SearchJob {
             game: self.game.clone(),
             limits,
-            settings: Settings {
-                threads: self.options.threads,
-                multipv: self.options.multipv,
-                eval: self.options.eval,
-                network: self.network(),
-                contempt: self.options.contempt,
-            },
+            settings: self.settings(),
             clock: Arc::clone(&clock),
             shared: Arc::clone(&self.shared),
             pool,

@@ -2,10 +2,12 @@
 //! at run time (the UCI loop, the fuzzer, the command line). Its variants and its per-game
 //! dispatch ([`on_game!`](crate::on_game)) come from the list of games.
 
+use super::terms::{term_contributions, Tunable};
 use super::Variant;
 use crate::core::game::{parse_move, GameState};
 use crate::core::perft::{write_divide, PerftReport};
 use crate::core::{Color, Game, Move};
+use crate::search::{EvalMode, Settings};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
@@ -103,6 +105,16 @@ impl AnyGame {
         })
     }
 
+    /// The static evaluation of the current position by each evaluation, the classical
+    /// one term by term, and which one the search uses under `settings` (the `eval`
+    /// command). Nothing is evaluated once the game is over.
+    pub fn evaluation_text(&self, settings: &Settings) -> String {
+        on_game!(self, g => match g.result() {
+            Some(r) => format!("The game is over ({}, {}): no evaluation.\n", r.pgn(), r.reason),
+            None => evaluation_text(&g.position, settings),
+        })
+    }
+
     /// Writes the perft divide of the current position; `Ok(None)`, with nothing written,
     /// if `stop` was set before it finished.
     pub fn perft(
@@ -143,6 +155,58 @@ impl AnyGame {
     pub fn side_to_move(&self) -> Color {
         on_game!(self, g => g.position.side_to_move())
     }
+}
+
+/// [`AnyGame::evaluation_text`] of a position whose game is not over: centipawns from White's
+/// point of view, as engines print their evaluations.
+fn evaluation_text<G: Tunable>(position: &G, settings: &Settings) -> String {
+    let white = |score: i32| match position.side_to_move() {
+        Color::White => score,
+        Color::Black => -score,
+    };
+    let line = |what: &str, cp: i32| format!("{what:<44} {cp:>+7}\n");
+    let mut text = format!("{:<44} {:>7}\n", "term (White's view)", "cp");
+    for (term, cp) in term_contributions(position) {
+        text.push_str(&line(&term, cp));
+    }
+    text.push_str(&line(
+        "full (classical) evaluation",
+        white(position.evaluate()),
+    ));
+    text.push_str(&line("material", white(position.material())));
+    let with_network = Settings {
+        eval: EvalMode::Nnue,
+        ..settings.clone()
+    };
+    let network = with_network.network_of::<G>();
+    if let Some(network) = network {
+        let from_file = settings
+            .network
+            .as_deref()
+            .is_some_and(|n| std::ptr::eq(n, network));
+        let layers = &network.layers;
+        let active = crate::nnue::features::active_input_sets(position)[0].count(layers.inputs);
+        text.push_str(&line(
+            &format!(
+                "nnue ({}, {} units, bucket {} of {})",
+                if from_file { "EvalFile" } else { "built in" },
+                layers.hidden,
+                layers.bucket(active) + 1,
+                layers.buckets
+            ),
+            white(network.evaluate_position(position)),
+        ));
+    } else {
+        text.push_str(&format!("nnue: {} has no network\n", G::NAME));
+    }
+    let used = match settings.eval {
+        EvalMode::Material => "material",
+        EvalMode::Random => "none (random moves)",
+        EvalMode::Nnue if network.is_some() => "nnue",
+        EvalMode::Nnue | EvalMode::Full => "full",
+    };
+    text.push_str(&format!("The search evaluates with: {used}\n"));
+    text
 }
 
 #[cfg(test)]

@@ -104,6 +104,37 @@ pub trait Tunable: SearchGame {
     }
 }
 
+/// The evaluation of `position` term by term, from White's point of view: each term's
+/// weight times its count, the squares of one table summed under the table's name
+/// (`pawn_a8` to `pawn_h1` as `pawn squares`), in the order of the terms, terms worth
+/// nothing left out. The parts add up to [`Tunable::white_score`], the evaluation.
+pub fn term_contributions<G: Tunable>(position: &G) -> Vec<(String, i32)> {
+    let mut parts: Vec<(String, i32)> = Vec::new();
+    let features = position.features();
+    for ((name, count), weight) in G::TERM_NAMES.iter().zip(&features.0).zip(G::weights()) {
+        let part = match table_of(name) {
+            Some(table) => format!("{table} squares"),
+            None => name.to_string(),
+        };
+        match parts.iter_mut().find(|(p, _)| *p == part) {
+            Some((_, sum)) => *sum += count * weight,
+            None => parts.push((part, count * weight)),
+        }
+    }
+    parts.retain(|&(_, sum)| sum != 0);
+    parts
+}
+
+/// The table of a square's term name (`pawn` of `pawn_e4`, `king_mid` of `king_mid_a8`), as
+/// [`term_names!`](crate::term_names) writes them; `None` for any other name.
+fn table_of(name: &str) -> Option<&str> {
+    let (table, square) = name.rsplit_once('_')?;
+    let mut chars = square.chars();
+    let (file, rank) = (chars.next()?, chars.next()?);
+    (chars.next().is_none() && ('a'..='h').contains(&file) && ('1'..='8').contains(&rank))
+        .then_some(table)
+}
+
 /// The names of a game's terms as one constant array, for [`Tunable::TERM_NAMES`]: the
 /// `before` names, then for each table prefix one name per square of the board seen from
 /// White (`<prefix>_a8`, `<prefix>_b8`, ..., `<prefix>_h1`: the order of the tables of
@@ -167,6 +198,9 @@ pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
             };
             assert_eq!(position.evaluate(), expected, "{}", position.fen());
             assert_eq!(position.features().0.len(), G::weights().len());
+            // The `eval` command's parts add up to the evaluation.
+            let parts: i32 = term_contributions(&position).iter().map(|p| p.1).sum();
+            assert_eq!(parts, white, "{}", position.fen());
             // The same evaluation for either colour: the game's own colour symmetry.
             assert_eq!(
                 position.color_flipped().white_score(),
@@ -183,4 +217,33 @@ pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
         }
     }
     checked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+    use crate::variants::Chess;
+
+    #[test]
+    fn a_square_term_names_its_table() {
+        assert_eq!(table_of("pawn_e4"), Some("pawn"));
+        assert_eq!(table_of("king_mid_a8"), Some("king_mid"));
+        assert_eq!(table_of("king_mid"), None);
+        assert_eq!(table_of("material_panthan"), None);
+        assert_eq!(table_of("pawn_i4"), None);
+        assert_eq!(table_of("pawn"), None);
+    }
+
+    #[test]
+    fn the_parts_of_a_chess_evaluation_keep_material_and_tables_apart() {
+        // White is a knight up; its pawns and pieces stand on their tables' squares.
+        let fen = "4k3/pppp4/8/8/8/2N5/PPPP4/4K3 w - - 0 1";
+        let parts = term_contributions(&Chess::from_fen(fen).unwrap());
+        let part = |name: &str| parts.iter().find(|p| p.0 == name).map(|p| p.1);
+        assert_eq!(part("knight"), Some(<Chess as Tunable>::weights()[1]));
+        assert!(part("knight squares").is_some());
+        assert_eq!(part("pawn"), None, "four pawns each: no material part");
+        assert!(parts.iter().all(|p| p.1 != 0));
+    }
 }
