@@ -326,21 +326,24 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The network the search evaluates `G` with: with `Evaluation nnue`, the settings'
-    /// network when it is one of `G`'s (so that its inputs fit the game's), else the game's
-    /// built-in one; none otherwise.
+    /// The network the search evaluates `G` with: with `Evaluation nnue` its
+    /// [`Settings::game_network`], none otherwise.
     pub fn network_of<G: SearchGame>(&self) -> Option<&crate::nnue::network::Network> {
         match self.eval {
-            EvalMode::Nnue => self
-                .network
-                .as_deref()
-                .filter(|n| {
-                    n.game == G::NAME
-                        && n.layers.inputs == crate::nnue::features::input_count::<G>()
-                })
-                .or_else(|| crate::nnue::embedded::network::<G>()),
+            EvalMode::Nnue => self.game_network::<G>(),
             _ => None,
         }
+    }
+
+    /// `G`'s network whatever the evaluation: the settings' network when it is one of `G`'s
+    /// (so that its inputs fit the game's), else the game's built-in one.
+    pub fn game_network<G: SearchGame>(&self) -> Option<&crate::nnue::network::Network> {
+        self.network
+            .as_deref()
+            .filter(|n| {
+                n.game == G::NAME && n.layers.inputs == crate::nnue::features::input_count::<G>()
+            })
+            .or_else(|| crate::nnue::embedded::network::<G>())
     }
 }
 

@@ -174,11 +174,7 @@ fn evaluation_text<G: Tunable>(position: &G, settings: &Settings) -> String {
         white(position.evaluate()),
     ));
     text.push_str(&line("material", white(position.material())));
-    let with_network = Settings {
-        eval: EvalMode::Nnue,
-        ..settings.clone()
-    };
-    let network = with_network.network_of::<G>();
+    let network = settings.game_network::<G>();
     if let Some(network) = network {
         let from_file = settings
             .network

@@ -171,10 +171,17 @@ macro_rules! term_names {
     };
 }
 
+/// Asserts that the `eval` command's parts of `position` add up to its evaluation.
+#[cfg(test)]
+pub(crate) fn check_parts_add_up<G: Tunable>(position: &G) {
+    let parts: i32 = term_contributions(position).iter().map(|p| p.1).sum();
+    assert_eq!(parts, position.white_score(), "{}", position.fen());
+}
+
 /// Plays `games` games of up to 120 random plies (a fixed seed) and checks in every position
 /// that the played evaluation equals [`Tunable::white_score`] seen from the side to move, and
 /// that the colour-flipped position scores the opposite; returns the number of positions
-/// checked. For each game's tests.
+/// checked. For each game's tests; the `eval` command's parts are checked too.
 #[cfg(test)]
 pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
     use crate::core::Color;
@@ -198,9 +205,7 @@ pub(crate) fn check_white_score<G: Tunable>(games: u64) -> usize {
             };
             assert_eq!(position.evaluate(), expected, "{}", position.fen());
             assert_eq!(position.features().0.len(), G::weights().len());
-            // The `eval` command's parts add up to the evaluation.
-            let parts: i32 = term_contributions(&position).iter().map(|p| p.1).sum();
-            assert_eq!(parts, white, "{}", position.fen());
+            check_parts_add_up(&position);
             // The same evaluation for either colour: the game's own colour symmetry.
             assert_eq!(
                 position.color_flipped().white_score(),

@@ -511,12 +511,7 @@ mod tests {
         for p in &positions {
             let sign = if p.side == Color::White { 1 } else { -1 };
             assert_eq!(p.evaluate(), sign * p.white_score(), "{}", p.fen());
-            // The `eval` command's parts add up to the evaluation.
-            let parts: i32 = crate::variants::terms::term_contributions(p)
-                .iter()
-                .map(|part| part.1)
-                .sum();
-            assert_eq!(parts, p.white_score(), "{}", p.fen());
+            crate::variants::terms::check_parts_add_up(p);
             let flipped = p.color_flipped();
             assert_eq!(p.evaluate(), flipped.evaluate(), "{}", p.fen());
             for (seen, &n) in nonzero.iter_mut().zip(&p.features().0) {
