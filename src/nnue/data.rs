@@ -3,7 +3,7 @@
 //! read into the inputs a network sees. A malformed line is an error that names it, and
 //! reading goes on.
 
-use super::features::{active_inputs, mirrored_input, NnueGame};
+use super::features::{active_inputs, mirrored_input, InputLayout, NnueGame};
 use crate::core::Color;
 
 /// One position to learn from.
@@ -52,8 +52,8 @@ pub fn add_mirror_images<G: NnueGame>(samples: &mut Vec<Sample>) -> usize {
     added
 }
 
-/// Reads one line `<fen> ; <score> ; <result>` of game `G`.
-pub fn parse_sample<G: NnueGame>(line: &str) -> Result<Sample, String> {
+/// Reads one line `<fen> ; <score> ; <result>` of game `G`, its inputs in `layout`.
+pub fn parse_sample<G: NnueGame>(line: &str, layout: InputLayout) -> Result<Sample, String> {
     let mut fields = line.split(';').map(str::trim);
     let (Some(fen), Some(score), Some(result), None) =
         (fields.next(), fields.next(), fields.next(), fields.next())
@@ -74,7 +74,7 @@ pub fn parse_sample<G: NnueGame>(line: &str) -> Result<Sample, String> {
         _ => return Err(format!("the result '{result}' is not 1, 0.5 or 0")),
     };
     let mut views = [Vec::new(), Vec::new()];
-    active_inputs(&position, &mut views);
+    active_inputs(&position, layout, &mut views);
     let [white, black] = views;
     let mirrorable = position.mirror_symmetric();
     Ok(match position.side_to_move() {
@@ -93,9 +93,9 @@ pub fn parse_sample<G: NnueGame>(line: &str) -> Result<Sample, String> {
     })
 }
 
-/// Reads every line of `text`: the samples, and one message per malformed line (blank lines
-/// and `#` comments are skipped).
-pub fn read_samples<G: NnueGame>(text: &str) -> (Vec<Sample>, Vec<String>) {
+/// Reads every line of `text`: the samples (inputs in `layout`), and one message per
+/// malformed line (blank lines and `#` comments are skipped).
+pub fn read_samples<G: NnueGame>(text: &str, layout: InputLayout) -> (Vec<Sample>, Vec<String>) {
     let mut samples = Vec::new();
     let mut errors = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -103,7 +103,7 @@ pub fn read_samples<G: NnueGame>(text: &str) -> (Vec<Sample>, Vec<String>) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match parse_sample::<G>(line) {
+        match parse_sample::<G>(line, layout) {
             Ok(sample) => samples.push(sample),
             Err(e) => errors.push(format!("line {}: {e}", number + 1)),
         }
@@ -119,8 +119,16 @@ mod tests {
 
     #[test]
     fn samples_are_seen_from_the_side_to_move() {
-        let white = parse_sample::<Chess>("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ; 120 ; 1").unwrap();
-        let black = parse_sample::<Chess>("4k3/4p3/8/8/8/8/8/4K3 b - - 0 1 ; -120 ; 0").unwrap();
+        let white = parse_sample::<Chess>(
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ; 120 ; 1",
+            InputLayout::Plain,
+        )
+        .unwrap();
+        let black = parse_sample::<Chess>(
+            "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1 ; -120 ; 0",
+            InputLayout::Plain,
+        )
+        .unwrap();
         // The same position with the colours exchanged: the same sample.
         assert_eq!(white, black);
         assert_eq!(white.score, 120);
@@ -132,8 +140,8 @@ mod tests {
     #[test]
     fn a_mirror_image_is_the_sample_of_the_mirrored_position() {
         fn check<G: NnueGame>(line: &str, mirrored_line: &str) {
-            let sample = parse_sample::<G>(line).unwrap();
-            let by_hand = parse_sample::<G>(mirrored_line).unwrap();
+            let sample = parse_sample::<G>(line, InputLayout::Plain).unwrap();
+            let by_hand = parse_sample::<G>(mirrored_line, InputLayout::Plain).unwrap();
             assert!(sample.mirrorable, "{line}");
             assert_ne!(
                 sample.inputs, by_hand.inputs,
@@ -163,16 +171,36 @@ mod tests {
             "wadfkqfdaw/tppppppppt/10/10/10/10/10/10/TPPPPPPPPT/WADFQKFDAW w Qq 0 1 ; 0 ; 0.5",
         );
         let castling = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 ; 0 ; 0.5";
-        assert!(!parse_sample::<Chess>(castling).unwrap().mirrorable);
+        assert!(
+            !parse_sample::<Chess>(castling, InputLayout::Plain)
+                .unwrap()
+                .mirrorable
+        );
         let chaturanga = format!("{} ; 0 ; 0.5", Chaturanga::START_FEN);
-        assert!(!parse_sample::<Chaturanga>(&chaturanga).unwrap().mirrorable);
+        assert!(
+            !parse_sample::<Chaturanga>(&chaturanga, InputLayout::Plain)
+                .unwrap()
+                .mirrorable
+        );
+    }
+
+    /// In the king-mirrored layout a position and its mirror image have the same inputs
+    /// (their kings off the middle file): `--mirror` would add nothing.
+    #[test]
+    fn king_mirrored_samples_of_a_position_and_its_mirror_image_are_equal() {
+        let line = "r1bq1rk1/pp3ppp/2n2n2/3p4/1b1P4/2NB1N2/PP3PPP/R2QK2R b - - 3 9 ; -35 ; 0.5";
+        let mirrored = "1kr1qb1r/ppp3pp/2n2n2/4p3/4P1b1/2N1BN2/PPP3PP/R2KQ2R b - - 3 9 ; -35 ; 0.5";
+        let sample = |line| parse_sample::<Chess>(line, InputLayout::KingMirrored).unwrap();
+        assert_eq!(sample(line), sample(mirrored));
+        let plain = |line| parse_sample::<Chess>(line, InputLayout::Plain).unwrap();
+        assert_ne!(plain(line), plain(mirrored));
     }
 
     #[test]
     fn mirror_images_are_added_for_mirrorable_samples_only() {
         let text = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 ; 0 ; 0.5\n\
             4k3/8/8/8/8/8/1P6/4K3 w - - 0 1 ; 100 ; 1\n";
-        let (mut samples, errors) = read_samples::<Chess>(text);
+        let (mut samples, errors) = read_samples::<Chess>(text, InputLayout::Plain);
         assert!(errors.is_empty());
         assert_eq!(add_mirror_images::<Chess>(&mut samples), 1);
         assert_eq!(samples.len(), 3);
@@ -187,7 +215,7 @@ mod tests {
             4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ; x ; 1\n\
             4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ; 1 ; 2\n\
             4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ; 99999999 ; 1\n";
-        let (samples, errors) = read_samples::<Chess>(text);
+        let (samples, errors) = read_samples::<Chess>(text, InputLayout::Plain);
         assert_eq!(samples.len(), 1);
         assert_eq!(errors.len(), 5, "{errors:?}");
         assert!(errors[0].starts_with("line 4: expected"), "{errors:?}");

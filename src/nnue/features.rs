@@ -33,6 +33,9 @@ pub trait NnueGame: Game {
     /// for a game whose start position is point-symmetric (chaturanga), so that both sides
     /// see the same start.
     const NNUE_HALF_TURN: bool = false;
+    /// The kind of each side's king (king, Jarkhan or Chief): with the
+    /// [`InputLayout::KingMirrored`] layout, its file says whether a view is mirrored.
+    const NNUE_KING: usize;
 
     /// Calls `f` once for every piece on the board, neutral ones included.
     fn for_each_piece(&self, f: impl FnMut(BoardPiece));
@@ -134,6 +137,111 @@ pub fn input_sets_of_boards<G: NnueGame>(
         sets[1].words[2 * n] = black_view(neutral);
     }
     sets
+}
+
+/// How a network's inputs are drawn from the board, beyond the pieces' squares (the file's
+/// `THOATNN4` header names it; older files are [`InputLayout::Plain`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputLayout {
+    /// Every piece on its square, as each side sees it.
+    #[default]
+    Plain,
+    /// The same, but a view whose own king stands on the left half of the board (files `a`
+    /// to `d` on 8 files; a middle file counts as the right) sees the board mirrored left to
+    /// right: each view always sees its king on the right half. A position and its mirror
+    /// image then have the same inputs, and a network's weights need not learn each
+    /// king-side pattern twice (Stockfish's "horizontal mirroring").
+    KingMirrored,
+}
+
+impl InputLayout {
+    /// Its names, in file code order (`thoat train --layout`).
+    pub const NAMES: [&'static str; 2] = ["plain", "king-mirrored"];
+
+    /// Its number in a network file.
+    pub fn code(self) -> u32 {
+        match self {
+            InputLayout::Plain => 0,
+            InputLayout::KingMirrored => 1,
+        }
+    }
+
+    /// The layout numbered `code` in a file, if there is one.
+    pub fn from_code(code: u32) -> Option<InputLayout> {
+        match code {
+            0 => Some(InputLayout::Plain),
+            1 => Some(InputLayout::KingMirrored),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for InputLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(Self::NAMES[self.code() as usize])
+    }
+}
+
+impl std::str::FromStr for InputLayout {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::NAMES
+            .iter()
+            .position(|&n| n == s)
+            .and_then(|code| InputLayout::from_code(code as u32))
+            .ok_or_else(|| format!("unknown input layout {s:?} (plain or king-mirrored)"))
+    }
+}
+
+/// The active inputs of `position` in `layout`, from each side's view (`[white, black]`):
+/// [`active_input_sets`], with each view mirrored left to right where the layout says.
+#[inline]
+pub fn layout_input_sets<G: NnueGame>(position: &G, layout: InputLayout) -> [InputSet; 2] {
+    let mut sets = active_input_sets(position);
+    if layout == InputLayout::KingMirrored {
+        for set in &mut sets {
+            if king_on_left::<G>(set) {
+                *set = mirrored_set::<G>(set);
+            }
+        }
+    }
+    sets
+}
+
+/// Whether the view `set`'s own king stands on the left half of the board (none: no).
+#[inline]
+fn king_on_left<G: NnueGame>(set: &InputSet) -> bool {
+    let (width, squares) = (G::WIDTH as usize, G::WIDTH as usize * G::HEIGHT as usize);
+    let king = G::NNUE_KING * squares;
+    let found = if squares == 64 {
+        // The 8x8 layout: the own king's inputs are one whole word.
+        let word = set.words[G::NNUE_KING];
+        (word != 0).then(|| king + word.trailing_zeros() as usize)
+    } else {
+        set.iter().find(|&i| (king..king + squares).contains(&i))
+    };
+    found.is_some_and(|i| i % width < width / 2)
+}
+
+/// The set of the board mirrored left to right ([`mirrored_input`] for every input).
+#[inline]
+fn mirrored_set<G: NnueGame>(set: &InputSet) -> InputSet {
+    if G::WIDTH == 8 && G::HEIGHT == 8 {
+        // Every block of 64 inputs is one word and each byte a rank, bit 0 the `a` file:
+        // reversing the bits mirrors both ways, swapping the bytes back puts the ranks back.
+        let mut mirrored = *set;
+        for word in &mut mirrored.words {
+            *word = word.reverse_bits().swap_bytes();
+        }
+        mirrored
+    } else {
+        let mut mirrored = InputSet::EMPTY;
+        for i in set.iter() {
+            mirrored.insert(mirrored_input::<G>(i));
+        }
+        mirrored
+    }
 }
 
 /// The number of inputs of game `G`'s networks.
@@ -242,9 +350,10 @@ pub fn start_active<G: NnueGame>() -> usize {
     })
 }
 
-/// The active inputs of `position` from each side's view (`[white, black]`), ascending.
-pub fn active_inputs<G: NnueGame>(position: &G, out: &mut [Vec<u16>; 2]) {
-    for (list, set) in out.iter_mut().zip(active_input_sets(position)) {
+/// The active inputs of `position` in `layout` from each side's view (`[white, black]`),
+/// ascending.
+pub fn active_inputs<G: NnueGame>(position: &G, layout: InputLayout, out: &mut [Vec<u16>; 2]) {
+    for (list, set) in out.iter_mut().zip(layout_input_sets(position, layout)) {
         list.clear();
         list.extend(set.iter().map(|i| i as u16));
     }
@@ -262,7 +371,7 @@ mod tests {
         for fen in fens {
             let position = G::from_fen(fen).unwrap();
             let mut inputs = [Vec::new(), Vec::new()];
-            active_inputs(&position, &mut inputs);
+            active_inputs(&position, InputLayout::Plain, &mut inputs);
             for view in &inputs {
                 assert!(view.iter().all(|&i| (i as usize) < input_count::<G>()));
                 assert!(
@@ -271,7 +380,7 @@ mod tests {
                 );
             }
             let mut flipped = [Vec::new(), Vec::new()];
-            active_inputs(&position.color_flipped(), &mut flipped);
+            active_inputs(&position.color_flipped(), InputLayout::Plain, &mut flipped);
             assert_eq!(
                 inputs[0], flipped[1],
                 "{fen}: White's view = flipped Black's view"
@@ -280,7 +389,7 @@ mod tests {
         }
         let start = G::from_fen(G::START_FEN).unwrap();
         let mut inputs = [Vec::new(), Vec::new()];
-        active_inputs(&start, &mut inputs);
+        active_inputs(&start, InputLayout::Plain, &mut inputs);
         assert_eq!(inputs[0].len(), count_pieces(G::START_FEN), "{}", G::NAME);
     }
 
@@ -351,11 +460,85 @@ mod tests {
         let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5*2/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
         let position = Duck::from_fen(fen).unwrap();
         let mut inputs = [Vec::new(), Vec::new()];
-        active_inputs(&position, &mut inputs);
+        active_inputs(&position, InputLayout::Plain, &mut inputs);
         let neutral = 768;
         // The duck on f3: square 2 * 8 + 5 from White's side, f6 (5 * 8 + 5) from Black's.
         assert!(inputs[0].contains(&(neutral + 21)));
         assert!(inputs[1].contains(&(neutral + 45)));
         assert_eq!(inputs[0].len(), 33);
+    }
+
+    /// King-mirrored views: a view is the plain one when its king stands on the right half,
+    /// else the plain one mirrored input by input ([`mirrored_input`], which the 8x8 words'
+    /// bit trick must equal); either way the view's king ends on the right half; and the
+    /// colour-flipped position's views are the same, exchanged.
+    fn king_mirrored_views<G: NnueGame>(seed: u64) {
+        let (width, squares) = (G::WIDTH as usize, G::WIDTH as usize * G::HEIGHT as usize);
+        let mut mirrored_views = 0;
+        crate::core::testkit::random_games_from_start::<G>(seed, 10, 120, |position, _| {
+            let plain = active_input_sets(position);
+            let sets = layout_input_sets(position, InputLayout::KingMirrored);
+            for (plain, set) in plain.iter().zip(&sets) {
+                let mut by_input = InputSet::EMPTY;
+                for i in plain.iter() {
+                    by_input.insert(mirrored_input::<G>(i));
+                }
+                let expected = if king_on_left::<G>(plain) {
+                    mirrored_views += 1;
+                    by_input
+                } else {
+                    *plain
+                };
+                assert_eq!(*set, expected, "{}", position.fen());
+                let king = G::NNUE_KING * squares;
+                if let Some(i) = set.iter().find(|&i| (king..king + squares).contains(&i)) {
+                    assert!(i % width >= width / 2, "{}", position.fen());
+                }
+            }
+            let flipped = layout_input_sets(&position.color_flipped(), InputLayout::KingMirrored);
+            assert_eq!([sets[1], sets[0]], flipped, "{}", position.fen());
+            true
+        });
+        assert!(mirrored_views > 0, "{}: no king ever went left", G::NAME);
+    }
+
+    #[test]
+    fn king_mirrored_views_see_their_king_on_the_right_in_every_game() {
+        king_mirrored_views::<Chess>(11);
+        king_mirrored_views::<Duck>(12);
+        king_mirrored_views::<Chaturanga>(13);
+        king_mirrored_views::<Skak>(14);
+        king_mirrored_views::<Jetan>(15);
+    }
+
+    /// Both kings on the left: the king-mirrored inputs are the plain inputs of the
+    /// position drawn mirrored by hand.
+    #[test]
+    fn king_mirrored_inputs_of_kings_on_the_left_are_the_mirror_images() {
+        let sets = |fen: &str, layout| layout_input_sets(&Chess::from_fen(fen).unwrap(), layout);
+        let left = "2k5/1p6/8/8/8/8/1P6/2K4R w - - 0 1";
+        let right = "5k2/6p1/8/8/8/8/6P1/R4K2 w - - 0 1";
+        assert_eq!(
+            sets(left, InputLayout::KingMirrored),
+            sets(right, InputLayout::Plain)
+        );
+        assert_eq!(
+            sets(right, InputLayout::KingMirrored),
+            sets(right, InputLayout::Plain)
+        );
+        assert_ne!(
+            sets(left, InputLayout::Plain),
+            sets(right, InputLayout::Plain)
+        );
+    }
+
+    #[test]
+    fn input_layouts_read_back_by_name_and_code() {
+        for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+            assert_eq!(layout.to_string().parse::<InputLayout>(), Ok(layout));
+            assert_eq!(InputLayout::from_code(layout.code()), Some(layout));
+        }
+        assert!("mirrored".parse::<InputLayout>().is_err());
+        assert_eq!(InputLayout::from_code(2), None);
     }
 }

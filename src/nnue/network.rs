@@ -9,15 +9,19 @@
 //! computes the same evaluation.
 //!
 //! File (little-endian): the magic `THOATNN1` (one output, clipped), `THOATNN2` (buckets,
-//! clipped) or `THOATNN3` (buckets and activation); the game's name (u8 length, bytes); the
-//! number of inputs and of hidden units (u32 each), with `THOATNN2` and `THOATNN3` the number
-//! of buckets (u32), with `THOATNN3` the activation (u32: 0 clipped, 1 squared clipped); a
+//! clipped), `THOATNN3` (buckets and activation) or `THOATNN4` (buckets, activation and input
+//! layout); the game's name (u8 length, bytes); the number of inputs and of hidden units (u32
+//! each), from `THOATNN2` on the number of buckets (u32), from `THOATNN3` on the activation
+//! (u32: 0 clipped, 1 squared clipped), with `THOATNN4` the input layout
+//! ([`InputLayout`]: u32, 0 plain, 1 king-mirrored); a
 //! 64-bit FNV-1a hash of everything that follows; the input weights (`inputs x hidden` i16,
 //! input by input), the hidden biases (`hidden` i16), the output weights (`buckets x 2 x
 //! hidden` i16, bucket by bucket, the side to move's first) and the output biases (`buckets`
 //! i32).
 
-use super::features::{active_input_sets, input_count, start_active, InputSet, NnueGame};
+use super::features::{
+    input_count, layout_input_sets, start_active, InputLayout, InputSet, NnueGame,
+};
 use crate::core::Color;
 
 /// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
@@ -51,6 +55,9 @@ const MAGIC_BUCKETS: &[u8; 8] = b"THOATNN2";
 /// The magic of a file that names its activation after the bucket count: written only for
 /// networks whose activation is not [`Activation::Clipped`].
 const MAGIC_ACTIVATION: &[u8; 8] = b"THOATNN3";
+/// The magic of a file that names its input layout after the activation: written only for
+/// networks whose layout is not [`InputLayout::Plain`].
+const MAGIC_LAYOUT: &[u8; 8] = b"THOATNN4";
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
 
@@ -151,6 +158,8 @@ pub struct Layers<W, B> {
     pub start_active: usize,
     /// What the hidden layer does to its values.
     pub activation: Activation,
+    /// How the inputs are drawn from the board.
+    pub layout: InputLayout,
     /// `inputs x hidden`, input by input.
     pub input_weights: Vec<W>,
     /// `hidden`.
@@ -254,10 +263,11 @@ impl Network {
         for b in &layers.output_bias {
             body.extend_from_slice(&b.to_le_bytes());
         }
-        let magic = match (layers.activation, layers.buckets) {
-            (Activation::Clipped, 1) => MAGIC_ONE_OUTPUT,
-            (Activation::Clipped, _) => MAGIC_BUCKETS,
-            _ => MAGIC_ACTIVATION,
+        let magic = match (layers.layout, layers.activation, layers.buckets) {
+            (InputLayout::Plain, Activation::Clipped, 1) => MAGIC_ONE_OUTPUT,
+            (InputLayout::Plain, Activation::Clipped, _) => MAGIC_BUCKETS,
+            (InputLayout::Plain, _, _) => MAGIC_ACTIVATION,
+            _ => MAGIC_LAYOUT,
         };
         let mut out = magic.to_vec();
         out.push(self.game.len() as u8);
@@ -267,8 +277,11 @@ impl Network {
         if magic != MAGIC_ONE_OUTPUT {
             out.extend_from_slice(&(layers.buckets as u32).to_le_bytes());
         }
-        if magic == MAGIC_ACTIVATION {
+        if magic == MAGIC_ACTIVATION || magic == MAGIC_LAYOUT {
             out.extend_from_slice(&layers.activation.code().to_le_bytes());
+        }
+        if magic == MAGIC_LAYOUT {
+            out.extend_from_slice(&layers.layout.code().to_le_bytes());
         }
         out.extend_from_slice(&fnv1a(&body).to_le_bytes());
         out.extend_from_slice(&body);
@@ -283,10 +296,15 @@ impl Network {
     /// The magic and the game's name at the start of a file: the name, the magic, and a
     /// reader of what follows.
     fn header(bytes: &[u8]) -> Result<(String, &'static [u8; 8], Reader<'_>), String> {
-        let magic = [MAGIC_ONE_OUTPUT, MAGIC_BUCKETS, MAGIC_ACTIVATION]
-            .into_iter()
-            .find(|&m| bytes.starts_with(m))
-            .ok_or("not a thoat network file (no THOATNN1, THOATNN2 or THOATNN3 magic)")?;
+        let magic = [
+            MAGIC_ONE_OUTPUT,
+            MAGIC_BUCKETS,
+            MAGIC_ACTIVATION,
+            MAGIC_LAYOUT,
+        ]
+        .into_iter()
+        .find(|&m| bytes.starts_with(m))
+        .ok_or("not a thoat network file (no THOATNN1 to THOATNN4 magic)")?;
         let mut r = Reader {
             bytes: &bytes[magic.len()..],
         };
@@ -326,12 +344,19 @@ impl Network {
                 "{buckets} output buckets are not supported (1 to {MAX_BUCKETS})"
             ));
         }
-        let activation = if magic == MAGIC_ACTIVATION {
+        let activation = if magic == MAGIC_ACTIVATION || magic == MAGIC_LAYOUT {
             let code = r.u32("activation")?;
             Activation::from_code(code)
                 .ok_or_else(|| format!("activation {code} is not supported (0 or 1)"))?
         } else {
             Activation::Clipped
+        };
+        let layout = if magic == MAGIC_LAYOUT {
+            let code = r.u32("input layout")?;
+            InputLayout::from_code(code)
+                .ok_or_else(|| format!("input layout {code} is not supported (0 or 1)"))?
+        } else {
+            InputLayout::Plain
         };
         let hash = u64::from_le_bytes(r.take(8, "checksum")?.try_into().map_err(|_| "checksum")?);
         let expected = (inputs * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets;
@@ -367,6 +392,7 @@ impl Network {
                 buckets,
                 start_active: start_active::<G>(),
                 activation,
+                layout,
                 input_weights,
                 hidden_bias,
                 output_weights,
@@ -375,9 +401,16 @@ impl Network {
         })
     }
 
+    /// The active inputs of `position` from each side's view (`[white, black]`) in this
+    /// network's layout.
+    #[inline]
+    pub fn input_sets<G: NnueGame>(&self, position: &G) -> [InputSet; 2] {
+        layout_input_sets(position, self.layers.layout)
+    }
+
     /// The accumulator of `position`, computed from all its pieces.
     pub fn refresh<G: NnueGame>(&self, position: &G) -> Accumulator {
-        self.accumulator_of(&active_input_sets(position))
+        self.accumulator_of(&self.input_sets(position))
     }
 
     /// A new accumulator for the active inputs `sets`.
@@ -390,7 +423,7 @@ impl Network {
     }
 
     /// Computes the accumulator of a position whose active inputs are `sets` (its
-    /// [`active_input_sets`]) into `acc` (of this network's size), with no allocation.
+    /// [`Network::input_sets`]) into `acc` (of this network's size), with no allocation.
     pub fn refresh_into(&self, sets: &[InputSet; 2], acc: &mut Accumulator) {
         for (values, set) in acc.values.iter_mut().zip(sets) {
             values.copy_from_slice(&self.layers.hidden_bias);
@@ -560,7 +593,7 @@ impl Network {
 
     /// The evaluation of `position` for its side to move, from a fresh accumulator.
     pub fn evaluate_position<G: NnueGame>(&self, position: &G) -> i32 {
-        let sets = active_input_sets(position);
+        let sets = self.input_sets(position);
         let active = sets[0].count(self.layers.inputs);
         self.evaluate(&self.accumulator_of(&sets), position.side_to_move(), active)
     }
@@ -633,11 +666,11 @@ mod tests {
 
     /// A small network with weights from a fixed formula and `buckets` outputs.
     fn network(buckets: usize) -> Network {
-        network_with(buckets, Activation::Clipped)
+        network_with(buckets, Activation::Clipped, InputLayout::Plain)
     }
 
-    /// [`network`] with the activation `activation`.
-    fn network_with(buckets: usize, activation: Activation) -> Network {
+    /// [`network`] with the activation `activation` and the input layout `layout`.
+    fn network_with(buckets: usize, activation: Activation, layout: InputLayout) -> Network {
         let inputs = input_count::<Skak>();
         let hidden = 8;
         let w = |i: usize, m: usize| ((i * 31 + 7) % m) as i16 - (m / 2) as i16;
@@ -649,6 +682,7 @@ mod tests {
                 buckets,
                 start_active: start_active::<Skak>(),
                 activation,
+                layout,
                 input_weights: (0..inputs * hidden).map(|i| w(i, 61)).collect(),
                 hidden_bias: (0..hidden).map(|i| w(i, 40) + 30).collect(),
                 output_weights: (0..buckets * 2 * hidden).map(|i| w(i, 23)).collect(),
@@ -659,8 +693,9 @@ mod tests {
 
     /// Along random games of every game, an accumulator updated from the position one and
     /// three plies before, in place or written from the old one, equals the one computed
-    /// from scratch.
-    fn updates_equal_refreshes<G: NnueGame>(seed: u64) {
+    /// from scratch, in input layout `layout` (a king crossing the board's middle changes
+    /// most inputs of its view).
+    fn updates_equal_refreshes<G: NnueGame>(seed: u64, layout: InputLayout) {
         use crate::core::rng::Rng;
         let inputs = input_count::<G>();
         let hidden = 16;
@@ -673,6 +708,7 @@ mod tests {
                 buckets: 1,
                 start_active: start_active::<G>(),
                 activation: Activation::Clipped,
+                layout,
                 input_weights: (0..inputs * hidden).map(w).collect(),
                 hidden_bias: (0..hidden).map(|i| w(i + 5)).collect(),
                 output_weights: (0..2 * hidden).map(|i| w(i + 9)).collect(),
@@ -685,7 +721,7 @@ mod tests {
             let mut position = G::from_fen(G::START_FEN).unwrap();
             let mut moves = Vec::new();
             for _ in 0..80 {
-                let sets = active_input_sets(&position);
+                let sets = net.input_sets(&position);
                 let fresh = net.refresh(&position);
                 for back in [1, 3] {
                     if let Some((_, acc, from)) =
@@ -720,26 +756,42 @@ mod tests {
     #[test]
     fn updated_accumulators_equal_refreshed_ones_in_every_game() {
         use crate::variants::{Chaturanga, Chess, Duck, Jetan};
-        updates_equal_refreshes::<Chess>(1);
-        updates_equal_refreshes::<Duck>(2);
-        updates_equal_refreshes::<Chaturanga>(3);
-        updates_equal_refreshes::<Skak>(4);
-        updates_equal_refreshes::<Jetan>(5);
+        for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+            updates_equal_refreshes::<Chess>(1, layout);
+            updates_equal_refreshes::<Duck>(2, layout);
+            updates_equal_refreshes::<Chaturanga>(3, layout);
+            updates_equal_refreshes::<Skak>(4, layout);
+            updates_equal_refreshes::<Jetan>(5, layout);
+        }
     }
 
     #[test]
     fn a_network_file_reads_back_and_damage_is_an_error() {
         for buckets in [1, 4] {
             for activation in [Activation::Clipped, Activation::SquaredClipped] {
-                file_reads_back_and_damage_is_an_error(network_with(buckets, activation));
+                for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+                    file_reads_back_and_damage_is_an_error(network_with(
+                        buckets, activation, layout,
+                    ));
+                }
             }
         }
         // One output keeps the first format; buckets need the second; the squared
         // activation the third, whatever the buckets.
         assert!(network(1).to_bytes().starts_with(b"THOATNN1"));
         assert!(network(4).to_bytes().starts_with(b"THOATNN2"));
-        let squared = network_with(1, Activation::SquaredClipped).to_bytes();
+        let squared = network_with(1, Activation::SquaredClipped, InputLayout::Plain).to_bytes();
         assert!(squared.starts_with(b"THOATNN3"));
+        // Any layout but the plain one needs the fourth; a code it does not know is refused.
+        let mirrored = network_with(1, Activation::Clipped, InputLayout::KingMirrored).to_bytes();
+        assert!(mirrored.starts_with(b"THOATNN4"));
+        let mut unknown_layout = mirrored.clone();
+        let layout_at = 8 + 1 + "skak".len() + 4 + 4 + 4 + 4;
+        assert_eq!(unknown_layout[layout_at], 1);
+        unknown_layout[layout_at] = 9;
+        assert!(Network::from_bytes::<Skak>(&unknown_layout)
+            .unwrap_err()
+            .contains("input layout 9 is not supported"));
         // An activation code the engine does not know is refused (the checksum covers only
         // the weights, so the header's code is read and judged on its own).
         let mut unknown = squared.clone();
@@ -750,7 +802,7 @@ mod tests {
             .unwrap_err()
             .contains("activation 7 is not supported"));
         // So is a squared network whose output weights its products cannot hold.
-        let mut too_big = network_with(1, Activation::SquaredClipped);
+        let mut too_big = network_with(1, Activation::SquaredClipped, InputLayout::Plain);
         too_big.layers.output_weights[3] = -200;
         assert!(Network::from_bytes::<Skak>(&too_big.to_bytes())
             .unwrap_err()
@@ -808,20 +860,28 @@ mod tests {
             (3, Skak::START_FEN),
             (3, "3k3/7/7/7/7/7/R2K3 w - - 0 1"),
             (3, "rqbkbqr/ppppppp/7/7/7/7/3K3 w - - 0 1"),
+            (3, "5k1/2p4/7/7/7/7/1K2R2 w - - 0 1"),
         ] {
             for activation in [Activation::Clipped, Activation::SquaredClipped] {
-                evaluation_is_the_formula(buckets, activation, fen);
+                for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+                    evaluation_is_the_formula(buckets, activation, layout, fen);
+                }
             }
         }
     }
 
-    fn evaluation_is_the_formula(buckets: usize, activation: Activation, fen: &str) {
-        let net = network_with(buckets, activation);
+    fn evaluation_is_the_formula(
+        buckets: usize,
+        activation: Activation,
+        layout: InputLayout,
+        fen: &str,
+    ) {
+        let net = network_with(buckets, activation, layout);
         let position = Skak::from_fen(fen).unwrap();
         let acc = net.refresh(&position);
         // By hand: bias plus the columns of the active inputs, clipped, times the weights.
         let mut inputs = [Vec::new(), Vec::new()];
-        active_inputs(&position, &mut inputs);
+        active_inputs(&position, layout, &mut inputs);
         let by_hand = |view: usize, unit: usize| -> i32 {
             i32::from(net.layers.hidden_bias[unit])
                 + inputs[view]
@@ -887,7 +947,7 @@ mod tests {
             .into_iter()
             .flat_map(|h| [Activation::Clipped, Activation::SquaredClipped].map(|a| (h, a)))
         {
-            let mut net = network_with(3, activation);
+            let mut net = network_with(3, activation, InputLayout::Plain);
             net.layers.hidden = hidden;
             net.layers.input_weights = vec![0; net.layers.inputs * hidden];
             net.layers.hidden_bias = vec![0; hidden];

@@ -6,6 +6,7 @@
 //! the last quarter of the epochs, and a validation split that is never trained on.
 
 use super::data::Sample;
+use super::features::InputLayout;
 use super::network::{
     Activation, Layers, Network, INPUT_WEIGHT_LIMIT, MAX_BUCKETS, QA, QB, SCALE,
     SQUARED_OUTPUT_WEIGHT_LIMIT,
@@ -22,6 +23,8 @@ pub struct Config {
     pub buckets: usize,
     /// The hidden layer's activation.
     pub activation: Activation,
+    /// How the samples' inputs were drawn from the board (they must have been read in it).
+    pub layout: InputLayout,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per gradient step.
@@ -42,6 +45,7 @@ impl Default for Config {
             hidden: 128,
             buckets: 1,
             activation: Activation::Clipped,
+            layout: InputLayout::Plain,
             epochs: 10,
             batch: 4096,
             learning_rate: 0.001,
@@ -106,6 +110,7 @@ impl Layers<f32, f32> {
             buckets,
             start_active,
             activation: Activation::Clipped,
+            layout: InputLayout::Plain,
             input_weights,
             hidden_bias: vec![0.0; hidden],
             output_weights: output.repeat(buckets),
@@ -153,6 +158,7 @@ impl Layers<f32, f32> {
                 buckets: self.buckets,
                 start_active: self.start_active,
                 activation: self.activation,
+                layout: self.layout,
                 input_weights: self.input_weights.iter().map(|&w| q(w, QA)).collect(),
                 hidden_bias: self.hidden_bias.iter().map(|&w| q(w, QA)).collect(),
                 output_weights: self.output_weights.iter().map(|&w| q(w, QB)).collect(),
@@ -177,6 +183,7 @@ impl Layers<f32, f32> {
             buckets: l.buckets,
             start_active: l.start_active,
             activation: l.activation,
+            layout: l.layout,
             input_weights: scaled(&l.input_weights, QA),
             hidden_bias: scaled(&l.hidden_bias, QA),
             output_weights: scaled(&l.output_weights, QB),
@@ -347,6 +354,7 @@ pub fn initial_network(inputs: usize, start_active: usize, config: &Config) -> F
         config.seed,
     );
     net.activation = config.activation;
+    net.layout = config.layout;
     net
 }
 
@@ -449,7 +457,7 @@ mod tests {
                 text.push_str(&format!("{fen} ; {score} ; {result}\n"));
             }
         }
-        let (samples, errors) = read_samples::<Skak>(&text);
+        let (samples, errors) = read_samples::<Skak>(&text, InputLayout::Plain);
         assert!(errors.is_empty(), "{errors:?}");
         samples
     }
@@ -591,6 +599,59 @@ mod tests {
         });
         assert!(first < trained * 1.5, "{trained} -> {first}");
         assert_eq!((net.hidden, net.buckets), (16, 2));
+    }
+
+    /// A network trained on king-mirrored samples keeps the layout, and the engine's
+    /// evaluation of a position (its own inputs, [`Network::evaluate_position`]) is the float
+    /// network's output on that position's sample, also where a king stands on the left.
+    #[test]
+    fn a_king_mirrored_network_evaluates_positions_as_it_learnt_their_samples() {
+        use crate::core::Game;
+        use crate::nnue::data::parse_sample;
+        let lines = [
+            "rqbkbqr/ppppppp/7/7/7/PPPPPPP/1QBKBQR w - - 0 1 ; -300 ; 0",
+            "5k1/2p4/7/7/7/7/1K2R2 w - - 0 1 ; 500 ; 1",
+            "1k5/2p2r1/7/7/7/7/5KR b - - 0 1 ; 0 ; 0.5",
+            "r2k2r/ppp1ppp/7/7/7/PPPP1PP/RK4R b - - 0 1 ; 100 ; 1",
+        ];
+        let layout = InputLayout::KingMirrored;
+        let samples: Vec<Sample> = lines
+            .iter()
+            .map(|l| parse_sample::<Skak>(l, layout).unwrap())
+            .collect();
+        let config = Config {
+            hidden: 8,
+            layout,
+            epochs: 5,
+            batch: 2,
+            learning_rate: 0.01,
+            validation: 0.0,
+            ..Config::default()
+        };
+        let inputs = input_count::<Skak>();
+        let net = train(inputs, 28, samples.clone(), &[], &config, &mut |_, _| {});
+        assert_eq!(net.layout, layout);
+        let quantised = net.quantise("skak");
+        assert_eq!(quantised.layers.layout, layout);
+        // The same weights read in the plain layout see other inputs where a king is on the
+        // left, so the check below can tell the layouts apart.
+        let mut plain = quantised.clone();
+        plain.layers.layout = InputLayout::Plain;
+        let position = |line: &str| Skak::from_fen(line.split(';').next().unwrap()).unwrap();
+        assert!(lines
+            .iter()
+            .any(|l| plain.evaluate_position(&position(l))
+                != quantised.evaluate_position(&position(l))));
+        for (line, sample) in lines.iter().zip(&samples) {
+            let fen = line.split(';').next().unwrap();
+            let position = Skak::from_fen(fen).unwrap();
+            let float_cp = net.output(sample) * SCALE as f32;
+            let engine_cp = quantised.evaluate_position(&position);
+            assert!(
+                (float_cp - engine_cp as f32).abs() < 12.0,
+                "{fen}: float {float_cp} cp, engine {engine_cp} cp"
+            );
+        }
     }
 
     #[test]

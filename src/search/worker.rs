@@ -254,7 +254,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if ply >= self.accumulators.len() {
             return network.evaluate_position(pos);
         }
-        let inputs = crate::nnue::features::active_input_sets(pos);
+        let inputs = network.input_sets(pos);
         let n = network.layers.inputs;
         let distance = |entry: &CachedAccumulator| {
             entry.valid.then(|| {

@@ -4,7 +4,7 @@
 //! named; they never stop the run.
 
 use crate::nnue::data::{add_mirror_images, read_samples};
-use crate::nnue::features::{input_count, start_active, NnueGame};
+use crate::nnue::features::{input_count, start_active, InputLayout, NnueGame};
 use crate::nnue::network::{Activation, Network, MAX_BUCKETS};
 use crate::nnue::train::{initial_network, split, train_further, Config, FloatNetwork};
 use crate::variants::Variant;
@@ -37,6 +37,10 @@ pub struct TrainArgs {
     /// The hidden layer's activation: `crelu` (clamp to 0..1) or `screlu` (its square).
     #[arg(long, default_value_t = Activation::Clipped)]
     pub activation: Activation,
+    /// How the inputs are drawn from the board: `plain`, or `king-mirrored` (each side's
+    /// view mirrored left to right when its king stands on the left half of the board).
+    #[arg(long, default_value_t = InputLayout::Plain)]
+    pub layout: InputLayout,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub epochs: u32,
@@ -59,11 +63,12 @@ pub struct TrainArgs {
     /// Learn from the mirror image (left to right) of every training position whose game
     /// and rights allow it (`NnueGame::mirror_symmetric`: chess and duck chess without
     /// castling rights, skak, jetan), as a second position with the same score and result.
+    /// Not with `--layout king-mirrored`, where a mirror image has the position's inputs.
     #[arg(long)]
     pub mirror: bool,
     /// Start from this network file's weights instead of random ones (fine-tuning on new
     /// data, usually with a smaller `--lr`). Its game must be `--variant`'s, and `--hidden`,
-    /// `--buckets` and `--activation` must be its own.
+    /// `--buckets`, `--activation` and `--layout` must be its own.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Threads (default: all cores).
@@ -79,6 +84,13 @@ impl TrainArgs {
         }
         if !(self.lr > 0.0 && self.lr < 1.0) {
             return Err("--lr must be between 0 and 1".to_string());
+        }
+        if self.mirror && self.layout == InputLayout::KingMirrored {
+            return Err(
+                "--mirror adds nothing with --layout king-mirrored: a mirror image has the \
+                 position's own inputs"
+                    .to_string(),
+            );
         }
         let text = std::fs::read_to_string(&self.input)
             .map_err(|e| format!("cannot read {}: {e}", self.input.display()))?;
@@ -109,18 +121,26 @@ impl TrainArgs {
         let network = Network::from_bytes::<G>(&bytes)
             .map_err(|e| format!("--init {}: {e}", path.display()))?;
         let l = &network.layers;
-        if (l.hidden, l.buckets, l.activation) != (config.hidden, config.buckets, config.activation)
+        if (l.hidden, l.buckets, l.activation, l.layout)
+            != (
+                config.hidden,
+                config.buckets,
+                config.activation,
+                config.layout,
+            )
         {
             return Err(format!(
-                "--init {} has {} hidden units, {} output buckets and {}: give --hidden {} \
-                 --buckets {} --activation {}",
+                "--init {} has {} hidden units, {} output buckets, {} and the {} layout: give \
+                 --hidden {} --buckets {} --activation {} --layout {}",
                 path.display(),
                 l.hidden,
                 l.buckets,
                 l.activation,
+                l.layout,
                 l.hidden,
                 l.buckets,
-                l.activation
+                l.activation,
+                l.layout
             ));
         }
         Ok(Some(FloatNetwork::from_quantised(&network)))
@@ -129,7 +149,7 @@ impl TrainArgs {
     fn train_game<G: NnueGame>(&self, text: &str, output: &std::path::Path) -> Result<(), String> {
         let start = Instant::now();
         let mut log = std::io::stderr().lock();
-        let (samples, errors) = read_samples::<G>(text);
+        let (samples, errors) = read_samples::<G>(text, self.layout);
         for e in errors.iter().take(ERRORS_SHOWN) {
             let _ = writeln!(log, "{e}; skipped");
         }
@@ -140,6 +160,7 @@ impl TrainArgs {
             hidden: self.hidden as usize,
             buckets: self.buckets as usize,
             activation: self.activation,
+            layout: self.layout,
             epochs: self.epochs as usize,
             batch: self.batch as usize,
             learning_rate: self.lr,
@@ -163,11 +184,12 @@ impl TrainArgs {
         let _ = writeln!(
             log,
             "train {}: {} positions ({mirrored} of them mirror images), {} for validation, \
-             {} inputs x {} hidden ({}) x {} buckets, {} ms to read",
+             {} inputs ({} layout) x {} hidden ({}) x {} buckets, {} ms to read",
             G::NAME,
             train_set.len(),
             validation.len(),
             input_count::<G>(),
+            config.layout,
             config.hidden,
             config.activation,
             config.buckets,

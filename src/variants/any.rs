@@ -181,11 +181,12 @@ fn evaluation_text<G: Tunable>(position: &G, settings: &Settings) -> String {
             .as_deref()
             .is_some_and(|n| std::ptr::eq(n, network));
         let layers = &network.layers;
-        let active = crate::nnue::features::active_input_sets(position)[0].count(layers.inputs);
+        let active = network.input_sets(position)[0].count(layers.inputs);
         text.push_str(&line(
             &format!(
-                "nnue ({}, {} units, bucket {} of {})",
+                "nnue ({}, {} layout, {} units, bucket {} of {})",
                 if from_file { "EvalFile" } else { "built in" },
+                layers.layout,
                 layers.hidden,
                 layers.bucket(active) + 1,
                 layers.buckets

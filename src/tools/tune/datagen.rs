@@ -302,7 +302,10 @@ mod tests {
             scores: true,
             ..tiny(5, 1)
         });
-        let (samples, errors) = crate::nnue::data::read_samples::<Skak>(&text);
+        let (samples, errors) = crate::nnue::data::read_samples::<Skak>(
+            &text,
+            crate::nnue::features::InputLayout::Plain,
+        );
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(samples.len(), summary.positions);
         // The same games: the same positions and results, a score between them.

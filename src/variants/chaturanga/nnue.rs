@@ -8,6 +8,7 @@ use crate::nnue::features::{
 
 impl NnueGame for Chaturanga {
     const NNUE_KINDS: usize = 6;
+    const NNUE_KING: usize = super::KING_TYPE as usize;
     // The start position is point-symmetric (kings on e1 and d8).
     const NNUE_HALF_TURN: bool = true;
 

@@ -8,6 +8,7 @@ use crate::nnue::features::{
 
 impl NnueGame for Chess {
     const NNUE_KINDS: usize = 6;
+    const NNUE_KING: usize = crate::variants::chesslike::KING;
 
     fn for_each_piece(&self, f: impl FnMut(BoardPiece)) {
         for_each_piece_in_sets(&self.pieces, &self.colors, 8, f);

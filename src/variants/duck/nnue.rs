@@ -8,6 +8,7 @@ use crate::nnue::features::{
 
 impl NnueGame for Duck {
     const NNUE_KINDS: usize = 6;
+    const NNUE_KING: usize = crate::variants::chesslike::KING;
     const NNUE_NEUTRAL: bool = true;
 
     fn for_each_piece(&self, mut f: impl FnMut(BoardPiece)) {

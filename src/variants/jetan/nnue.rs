@@ -6,6 +6,7 @@ use crate::nnue::features::{for_each_piece_in_sets, BoardPiece, NnueGame};
 
 impl NnueGame for Jetan {
     const NNUE_KINDS: usize = 8;
+    const NNUE_KING: usize = super::Piece::Chief as usize;
 
     fn for_each_piece(&self, f: impl FnMut(BoardPiece)) {
         for_each_piece_in_sets(&self.by_kind, &self.by_color, 10, f);

@@ -6,6 +6,7 @@ use crate::nnue::features::{for_each_piece_in_sets, BoardPiece, NnueGame};
 
 impl NnueGame for Skak {
     const NNUE_KINDS: usize = super::KINDS;
+    const NNUE_KING: usize = super::JARKHAN;
 
     fn for_each_piece(&self, f: impl FnMut(BoardPiece)) {
         for_each_piece_in_sets(&self.kinds, &self.colors, 8, f);
