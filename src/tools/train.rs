@@ -221,3 +221,44 @@ impl TrainArgs {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(layout: InputLayout, mirror: bool) -> TrainArgs {
+        TrainArgs {
+            variant: Variant::default(),
+            input: PathBuf::from("/nonexistent/positions.txt"),
+            output: None,
+            hidden: 8,
+            buckets: 1,
+            activation: Activation::Clipped,
+            layout,
+            epochs: 1,
+            batch: 16,
+            lr: 0.001,
+            lambda: 1.0,
+            validation: 0.05,
+            seed: 1,
+            mirror,
+            init: None,
+            threads: Some(1),
+        }
+    }
+
+    /// `--mirror` with the king-mirrored layout is refused before anything is read; each
+    /// alone gets as far as reading the (missing) input.
+    #[test]
+    fn mirror_images_with_the_king_mirrored_layout_are_refused() {
+        let both = args(InputLayout::KingMirrored, true).run().unwrap_err();
+        assert!(both.contains("--mirror adds nothing"), "{both}");
+        for (layout, mirror) in [
+            (InputLayout::KingMirrored, false),
+            (InputLayout::Plain, true),
+        ] {
+            let e = args(layout, mirror).run().unwrap_err();
+            assert!(e.contains("cannot read"), "{e}");
+        }
+    }
+}
