@@ -77,6 +77,8 @@ NET_SEED ?= 1
 NET_THREADS ?= 2
 NET_HIDDEN ?= 128
 NET_BUCKETS ?= 1
+# plain (with the mirror images) or king-mirrored (a mirror image adds nothing there)
+NET_LAYOUT ?= plain
 NET_EPOCHS ?= 10
 NET_CHECK_GAMES ?= 100
 .PHONY: net
@@ -91,7 +93,8 @@ net: build
 	@start=$$(date +%s); \
 	./target/release/thoat train --variant $(VARIANT) --input target/nets/$(VARIANT).txt \
 		--output nets/$(VARIANT).nnue --hidden $(NET_HIDDEN) --buckets $(NET_BUCKETS) \
-		--epochs $(NET_EPOCHS) --mirror --threads $(NET_THREADS) && \
+		--epochs $(NET_EPOCHS) --layout $(NET_LAYOUT) $(if $(filter plain,$(NET_LAYOUT)),--mirror) \
+		--threads $(NET_THREADS) && \
 	echo "make net: train took $$(( $$(date +%s) - start )) s"
 	@start=$$(date +%s); \
 	./target/release/thoat match --variant $(VARIANT) \
