@@ -8,6 +8,7 @@
 //! An input index is `((owner * kinds + kind) * height + rank) * width + file`, owner 0 for
 //! the side whose view it is; the neutral piece's inputs follow all of those.
 
+use super::FileSetting;
 use crate::core::{Bits, Color, Game};
 
 /// A piece on the board, as a network input sees it.
@@ -154,31 +155,22 @@ pub enum InputLayout {
     KingMirrored,
 }
 
-impl InputLayout {
-    /// Its names, in file code order (`thoat train --layout`).
-    pub const NAMES: [&'static str; 2] = ["plain", "king-mirrored"];
+impl FileSetting for InputLayout {
+    const ALL: &'static [Self] = &[InputLayout::Plain, InputLayout::KingMirrored];
+    const NAMES: &'static [&'static str] = &["plain", "king-mirrored"];
+    const WHAT: &'static str = "input layout";
 
-    /// Its number in a network file.
-    pub fn code(self) -> u32 {
+    fn code(self) -> u32 {
         match self {
             InputLayout::Plain => 0,
             InputLayout::KingMirrored => 1,
-        }
-    }
-
-    /// The layout numbered `code` in a file, if there is one.
-    pub fn from_code(code: u32) -> Option<InputLayout> {
-        match code {
-            0 => Some(InputLayout::Plain),
-            1 => Some(InputLayout::KingMirrored),
-            _ => None,
         }
     }
 }
 
 impl std::fmt::Display for InputLayout {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(Self::NAMES[self.code() as usize])
+        f.write_str(self.name())
     }
 }
 
@@ -186,11 +178,7 @@ impl std::str::FromStr for InputLayout {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::NAMES
-            .iter()
-            .position(|&n| n == s)
-            .and_then(|code| InputLayout::from_code(code as u32))
-            .ok_or_else(|| format!("unknown input layout {s:?} (plain or king-mirrored)"))
+        Self::from_name(s)
     }
 }
 
@@ -533,12 +521,32 @@ mod tests {
     }
 
     #[test]
-    fn input_layouts_read_back_by_name_and_code() {
+    fn file_settings_read_back_by_name_and_code() {
         for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
             assert_eq!(layout.to_string().parse::<InputLayout>(), Ok(layout));
             assert_eq!(InputLayout::from_code(layout.code()), Some(layout));
         }
-        assert!("mirrored".parse::<InputLayout>().is_err());
+        assert_eq!(
+            "mirrored".parse::<InputLayout>(),
+            Err("unknown input layout \"mirrored\" (plain or king-mirrored)".to_string())
+        );
         assert_eq!(InputLayout::from_code(2), None);
+        assert_eq!(
+            InputLayout::read_code(2),
+            Err("input layout 2 is not supported (0 or 1)".to_string())
+        );
+        use crate::nnue::network::Activation;
+        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+            assert_eq!(activation.to_string().parse::<Activation>(), Ok(activation));
+            assert_eq!(Activation::from_code(activation.code()), Some(activation));
+        }
+        assert_eq!(
+            "screlu".parse::<Activation>(),
+            Ok(Activation::SquaredClipped)
+        );
+        assert_eq!(
+            "relu".parse::<Activation>(),
+            Err("unknown activation \"relu\" (crelu or screlu)".to_string())
+        );
     }
 }

@@ -22,6 +22,7 @@
 use super::features::{
     input_count, layout_input_sets, start_active, InputLayout, InputSet, NnueGame,
 };
+use super::FileSetting;
 use crate::core::Color;
 
 /// The accumulator's quantisation: a float weight `w` is stored as `round(w * QA)`, and the
@@ -72,27 +73,20 @@ pub enum Activation {
     SquaredClipped,
 }
 
-impl Activation {
-    /// Its name in `thoat train --activation` and in the file's code order.
-    pub const NAMES: [&'static str; 2] = ["crelu", "screlu"];
+impl FileSetting for Activation {
+    const ALL: &'static [Self] = &[Activation::Clipped, Activation::SquaredClipped];
+    const NAMES: &'static [&'static str] = &["crelu", "screlu"];
+    const WHAT: &'static str = "activation";
 
-    /// Its number in a file.
     fn code(self) -> u32 {
         match self {
             Activation::Clipped => 0,
             Activation::SquaredClipped => 1,
         }
     }
+}
 
-    /// The activation numbered `code` in a file, if there is one.
-    fn from_code(code: u32) -> Option<Activation> {
-        match code {
-            0 => Some(Activation::Clipped),
-            1 => Some(Activation::SquaredClipped),
-            _ => None,
-        }
-    }
-
+impl Activation {
     /// The activation of a float value.
     #[inline]
     pub fn apply(self, x: f32) -> f32 {
@@ -118,7 +112,7 @@ impl Activation {
 
 impl std::fmt::Display for Activation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(Self::NAMES[self.code() as usize])
+        f.write_str(self.name())
     }
 }
 
@@ -126,11 +120,7 @@ impl std::str::FromStr for Activation {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::NAMES
-            .iter()
-            .position(|&n| n == s)
-            .and_then(|code| Activation::from_code(code as u32))
-            .ok_or_else(|| format!("unknown activation {s:?} (crelu or screlu)"))
+        Self::from_name(s)
     }
 }
 
@@ -345,16 +335,12 @@ impl Network {
             ));
         }
         let activation = if magic == MAGIC_ACTIVATION || magic == MAGIC_LAYOUT {
-            let code = r.u32("activation")?;
-            Activation::from_code(code)
-                .ok_or_else(|| format!("activation {code} is not supported (0 or 1)"))?
+            Activation::read_code(r.u32("activation")?)?
         } else {
             Activation::Clipped
         };
         let layout = if magic == MAGIC_LAYOUT {
-            let code = r.u32("input layout")?;
-            InputLayout::from_code(code)
-                .ok_or_else(|| format!("input layout {code} is not supported (0 or 1)"))?
+            InputLayout::read_code(r.u32("input layout")?)?
         } else {
             InputLayout::Plain
         };
