@@ -1006,6 +1006,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return alpha;
         }
         let bound = bound_of(best_score, original_alpha, beta);
+        if bound == Bound::Lower && !is_pv {
+            best_score = toward_beta(best_score, beta, depth);
+        }
         if !singular_search && (self.excluded.is_empty() || !root) {
             self.store(ply, key, best_move, best_score, raw_eval, depth, bound);
         }
@@ -1309,6 +1312,19 @@ fn tt_eval(eval: i32) -> i32 {
     }
 }
 
+/// The score a cut node at `depth` returns for its cut-off `score` (at least `beta`): moved
+/// toward `beta`, the more the shallower the search, since a shallow search's margin over
+/// beta is the least reliable (Stockfish's fail-high blend). Still at least `beta`, so it is
+/// the same cut-off and a sound lower bound; mate scores are kept exact.
+#[inline]
+fn toward_beta(score: i32, beta: i32, depth: i32) -> i32 {
+    if score.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
+        return score;
+    }
+    let depth = depth.max(1);
+    (score * depth + beta) / (depth + 1)
+}
+
 /// Quiet moves searched at `depth` before the rest are pruned.
 #[inline]
 fn late_move_limit(depth: i32, improving: bool) -> usize {
@@ -1397,6 +1413,27 @@ mod tests {
         for scale in [&stable, &changing, &falling, &spread].map(TimeScale::scale) {
             assert!((0.4..=2.5).contains(&scale), "{scale}");
         }
+    }
+
+    /// A cut-off's score moves halfway to beta at depth 1, less deeper, never below beta;
+    /// mates are kept.
+    #[test]
+    fn cut_off_scores_move_toward_beta() {
+        assert_eq!(toward_beta(300, 100, 1), 200);
+        assert_eq!(toward_beta(300, 100, 9), 280);
+        assert_eq!(toward_beta(100, 100, 5), 100);
+        assert_eq!(toward_beta(-100, -301, 3), -150);
+        for depth in 1..30 {
+            for (score, beta) in [(101, 100), (-50, -51), (2000, -2000)] {
+                let moved = toward_beta(score, beta, depth);
+                assert!(
+                    (beta..=score).contains(&moved),
+                    "{score} {beta} {depth}: {moved}"
+                );
+            }
+        }
+        assert_eq!(toward_beta(MATE - 10, 100, 3), MATE - 10);
+        assert_eq!(toward_beta(200, MATE_BOUND, 3), 200);
     }
 
     #[test]
