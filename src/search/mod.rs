@@ -66,6 +66,12 @@ pub trait SearchGame: Game + crate::nnue::features::NnueGame {
     /// checks cost more time than they gained (docs/search.md, session 23).
     const LATE_QUIET_CHECKS: bool = false;
 
+    /// The margins of the search's pruning by the static evaluation (razoring, reverse
+    /// futility, the null move's extra reduction, probcut, futility, quiescence's delta), in
+    /// percent of the defaults: a game whose evaluation errs more near the leaves wants them
+    /// wider. Each game's figure is a match's (docs/search.md, session 37).
+    const MARGIN_PERCENT: i32 = 100;
+
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check (the default) answer `false`.
     fn in_check(&self) -> bool {

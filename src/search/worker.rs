@@ -862,7 +862,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     if lmr_depth < 4 && history < -3500 * depth {
                         continue;
                     }
-                    if lmr_depth < 8 && eval + 110 + 110 * lmr_depth <= alpha {
+                    if lmr_depth < 8
+                        && eval + margin::<G>(FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth)
+                            <= alpha
+                    {
                         continue;
                     }
                     if lmr_depth < 8 && !pos.see_ge(mv, -25 * lmr_depth * lmr_depth) {
@@ -1050,7 +1053,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return None;
         }
         // Razoring: far below alpha near the leaves, only a capture can help.
-        if depth <= 3 && eval + 250 + 200 * depth < alpha {
+        if depth <= 3 && eval + margin::<G>(RAZOR_BASE + RAZOR_PER_DEPTH * depth) < alpha {
             let score = self.quiescence(pos, alpha, alpha + 1, ply, false);
             if self.stopped() {
                 return Some(0);
@@ -1060,14 +1063,19 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
         }
         // Reverse futility: far above beta at low depth, assume it holds.
-        if depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta && beta > -MATE_BOUND {
+        if depth <= 8
+            && eval - margin::<G>(REVERSE_FUTILITY_PER_DEPTH * (depth - i32::from(improving)))
+                >= beta
+            && beta > -MATE_BOUND
+        {
             return Some(eval);
         }
         // Null move: if passing still fails high, a real move will too.
         let after_null = ply >= 1 && self.stack[ply - 1].piece_to.is_none();
         if depth >= 3 && eval >= beta && !after_null {
             if let Some(child) = pos.null_move() {
-                let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let reduction =
+                    3 + depth / 3 + ((eval - beta) / margin::<G>(NULL_MOVE_EVAL_STEP)).min(3);
                 self.stack[ply].piece_to = None;
                 self.path.push(child.hash());
                 let score = self.scout_child(&child, depth - 1 - reduction, beta, ply, !cut_node);
@@ -1096,7 +1104,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         cut_node: bool,
         entry: Option<Entry>,
     ) -> Option<i32> {
-        let probcut_beta = beta + 200;
+        let probcut_beta = beta + margin::<G>(PROBCUT_MARGIN);
         if depth < 5 || beta.abs() >= MATE_BOUND {
             return None;
         }
@@ -1243,7 +1251,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             if !in_check && best > -MATE_BOUND {
                 // Losing captures, and captures that cannot bring the score near alpha
                 // even when their exchange wins, are not searched.
-                let threshold = (alpha - stand_pat - QUIESCENCE_DELTA).max(0);
+                let threshold = (alpha - stand_pat - margin::<G>(QUIESCENCE_DELTA)).max(0);
                 if !pos.see_ge(mv, threshold) {
                     continue;
                 }
@@ -1277,9 +1285,34 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 }
 
+// The margins of pruning by the static evaluation, in centipawns, before each game's
+// `SearchGame::MARGIN_PERCENT` scales them (`margin`).
+
+/// Razoring: a node at `depth` <= 3 whose evaluation is this far below alpha is left to
+/// quiescence.
+const RAZOR_BASE: i32 = 250;
+const RAZOR_PER_DEPTH: i32 = 200;
+/// Reverse futility: a node at `depth` <= 8 this far above beta per ply (one ply less when
+/// `improving`) is cut.
+const REVERSE_FUTILITY_PER_DEPTH: i32 = 80;
+/// The null move reduces one ply more per this much of the evaluation above beta (at most
+/// three).
+const NULL_MOVE_EVAL_STEP: i32 = 200;
+/// ProbCut: a capture must beat beta by this much in a shallow search.
+const PROBCUT_MARGIN: i32 = 200;
+/// Futility pruning of a quiet move: skipped when the evaluation plus this, per ply of the
+/// reduced depth, stays at or below alpha.
+const FUTILITY_BASE: i32 = 110;
+const FUTILITY_PER_DEPTH: i32 = 110;
 /// The margin by which quiescence expects a capture to exceed its exchange value
 /// (positional gain) before it is worth searching when the side is below alpha.
 const QUIESCENCE_DELTA: i32 = 200;
+
+/// A pruning margin scaled by the game's `MARGIN_PERCENT`.
+#[inline]
+fn margin<G: SearchGame>(centipawns: i32) -> i32 {
+    centipawns * G::MARGIN_PERCENT / 100
+}
 
 /// Whether a table score with `bound` decides a node with the window (alpha, beta).
 #[inline]
