@@ -1074,8 +1074,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let after_null = ply >= 1 && self.stack[ply - 1].piece_to.is_none();
         if depth >= 3 && eval >= beta && !after_null {
             if let Some(child) = pos.null_move() {
-                let reduction =
-                    3 + depth / 3 + ((eval - beta) / margin::<G>(NULL_MOVE_EVAL_STEP)).min(3);
+                let reduction = 3
+                    + depth / 3
+                    + ((eval - beta) / margin::<G>(NULL_MOVE_EVAL_STEP).max(1)).min(3);
                 self.stack[ply].piece_to = None;
                 self.path.push(child.hash());
                 let score = self.scout_child(&child, depth - 1 - reduction, beta, ply, !cut_node);
