@@ -69,8 +69,14 @@ pub trait SearchGame: Game + crate::nnue::features::NnueGame {
     /// The margins of the search's pruning by the static evaluation (razoring, reverse
     /// futility, the null move's extra reduction, probcut, futility, quiescence's delta), in
     /// percent of the defaults: a game whose evaluation errs more near the leaves wants them
-    /// wider. Each game's figure is a match's (docs/search.md, session 37).
+    /// wider. Each game's figure is a match's (docs/search.md, sessions 37 and 39).
     const MARGIN_PERCENT: i32 = 100;
+
+    /// How many quiet moves a node tries before late-move pruning drops the rest, in
+    /// percent of `(3 + depth^2) / (2 - improving)`: a game whose nodes have many more
+    /// quiet moves (duck chess: every piece move with every duck square) wants more of them
+    /// tried. Each game's figure is a match's (docs/search.md, session 39).
+    const LATE_MOVE_PERCENT: i32 = 100;
 
     /// Whether the side to move is in check (games with check) — it may not stand pat and
     /// must not pass. Games without check (the default) answer `false`.

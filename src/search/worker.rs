@@ -853,7 +853,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             if may_prune && best_score > -MATE_BOUND && !gives_check {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 if !tactical {
-                    let late = move_count > late_move_limit(depth, improving);
+                    let late = move_count > late_move_limit::<G>(depth, improving);
                     if late && depth <= 8 {
                         picker.skip_quiets = true;
                         picker.quiet_checks_after_skip = G::LATE_QUIET_CHECKS;
@@ -1359,10 +1359,11 @@ fn toward_beta(score: i32, beta: i32, depth: i32) -> i32 {
     (score * depth + beta) / (depth + 1)
 }
 
-/// Quiet moves searched at `depth` before the rest are pruned.
+/// Quiet moves searched at `depth` before the rest are pruned, scaled by the game's
+/// `LATE_MOVE_PERCENT`.
 #[inline]
-fn late_move_limit(depth: i32, improving: bool) -> usize {
-    let limit = (3 + depth * depth) / (2 - i32::from(improving));
+fn late_move_limit<G: SearchGame>(depth: i32, improving: bool) -> usize {
+    let limit = (3 + depth * depth) * G::LATE_MOVE_PERCENT / 100 / (2 - i32::from(improving));
     limit.max(1) as usize
 }
 

@@ -326,6 +326,11 @@ impl Tunable for Duck {
 }
 
 impl SearchGame for Duck {
+    // Twice the quiet moves before late-move pruning gained at 3+0.03 (docs/search.md,
+    // session 39): a duck chess node has some thirty times a chess node's moves (each piece
+    // move with every empty square for the duck).
+    const LATE_MOVE_PERCENT: i32 = 200;
+
     fn material(&self) -> i32 {
         pst8::material_balance(&self.pieces, &self.colors, &VALUES, self.side.index())
     }
